@@ -1,0 +1,66 @@
+# The README's two commands: `make run` and `make test`. Everything else is their plumbing.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PG_URL ?= postgres://postgres@127.0.0.1:5432/kgk
+HOST ?= 127.0.0.1:8000
+
+.PHONY: run test setup deps translations db lint test-sqlite test-postgres browser worker bench clean
+
+run: setup db  ## set up and serve the site with the embedded default (SQLite, eager Celery)
+	$(PY) manage.py runserver $(HOST)
+
+test: setup browser lint test-sqlite test-postgres  ## set up and run every test
+
+setup: $(VENV)/.installed translations
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	touch $@
+
+translations: $(VENV)/.installed
+	$(PY) manage.py compile_translations
+
+db: setup
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_cards
+
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+# The embedded default: SQLite, eager Celery. PostgreSQL-only tests are deselected here
+# and run in test-postgres.
+test-sqlite: setup
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m "not postgres" -q
+
+# The same suite against the local PostgreSQL server. Without one it is skipped with a
+# reason on a developer machine, and fails under CI=true.
+test-postgres: setup
+	@if $(PY) scripts/service_check.py postgres "$(PG_URL)"; then \
+		DATABASE_URL="$(PG_URL)" KGK_REQUIRE_POSTGRES=1 $(PY) -m pytest -q; \
+	elif [ "$$CI" = "true" ]; then \
+		echo "CI=true and PostgreSQL is not reachable at $(PG_URL): failing"; exit 1; \
+	else \
+		echo "SKIPPED test-postgres: no PostgreSQL at $(PG_URL) (set PG_URL to point at one)"; \
+	fi
+
+# Debian's Chromium for the Playwright browser tests (no browser download).
+browser:
+	@if [ -x /usr/bin/chromium ]; then :; \
+	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null; then \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null \
+		|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null); \
+	else echo "Chromium is not installed and cannot be installed here: browser tests will skip"; fi
+
+worker: setup  ## a Celery worker for the services mode (needs REDIS_URL)
+	$(VENV)/bin/celery -A cardgame worker --loglevel=info
+
+bench: setup
+	DATABASE_URL="$(PG_URL)" $(PY) bench/search_latency.py
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles

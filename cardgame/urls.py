@@ -1,0 +1,24 @@
+from django.conf.urls.i18n import i18n_patterns
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from cards_data import views as card_views
+
+urlpatterns = [
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("api/", include("cards_data.api_urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path("healthz", card_views.healthz, name="healthz"),
+]
+
+urlpatterns += i18n_patterns(
+    path("admin/", admin.site.urls),
+    path("accounts/", include("accounts.urls")),
+    path("", include("cards_data.urls")),
+    prefix_default_language=True,
+)
+
+handler404 = "cardgame.errors.page_not_found"

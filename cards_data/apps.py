@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class CardsDataConfig(AppConfig):
+    name = "cards_data"
+    verbose_name = "Card catalogue"

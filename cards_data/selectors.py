@@ -1,0 +1,57 @@
+"""Read models for the catalogue pages (HackSoft style: queries here, views stay thin)."""
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from django.conf import settings
+from django.db.models import Count, Q
+
+from .models import Card
+
+RULINGS_PATH = Path(settings.BASE_DIR) / "docs" / "rulings.md"
+
+
+def facet_counts(queryset, field: str) -> dict[str, int]:
+    rows = queryset.order_by().values(field).annotate(n=Count("id"))
+    return {row[field]: row["n"] for row in rows if row[field]}
+
+
+def related_cards(card: Card, limit: int = 6):
+    """Same race and subtype first, then cards sharing a keyword."""
+    keyword_ids = list(card.keywords.values_list("id", flat=True))
+    similar = Q(race=card.race, subtype=card.subtype)
+    if keyword_ids:
+        similar |= Q(keywords__in=keyword_ids)
+    return (
+        Card.objects.with_related()
+        .filter(similar)
+        .exclude(pk=card.pk)
+        .distinct()
+        .order_by("subtype", "credit_cost", "code")[:limit]
+    )
+
+
+@lru_cache(maxsize=1)
+def _rulings_paragraphs(mtime: float) -> list[tuple[str, str]]:
+    """(section heading, paragraph) pairs of docs/rulings.md."""
+    heading, pairs = "", []
+    for block in re.split(r"\n\s*\n", RULINGS_PATH.read_text(encoding="utf-8")):
+        block = block.strip()
+        if block.startswith("#"):
+            heading = block.splitlines()[0].lstrip("# ").strip()
+            rest = "\n".join(block.splitlines()[1:]).strip()
+            if rest:
+                pairs.append((heading, rest))
+        elif block:
+            pairs.append((heading, block))
+    return pairs
+
+
+def rulings_for(card: Card) -> list[tuple[str, str]]:
+    """Paragraphs of docs/rulings.md that name the card in italics (*Name*) or by code."""
+    if not RULINGS_PATH.exists():
+        return []
+    marks = (f"*{card.name}*", card.code)
+    paragraphs = _rulings_paragraphs(RULINGS_PATH.stat().st_mtime)
+    return [(h, p) for h, p in paragraphs if any(m in p for m in marks)]

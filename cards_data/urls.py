@@ -1,0 +1,10 @@
+from django.urls import path
+
+from . import views
+
+app_name = "cards"
+urlpatterns = [
+    path("", views.card_list, name="list"),
+    path("cards/<str:code>/", views.card_detail, name="detail"),
+    path("help/search/", views.search_help, name="search-help"),
+]

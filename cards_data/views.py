@@ -1,0 +1,54 @@
+from django.core.paginator import Paginator
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, render
+
+from engine import catalog
+
+from .filters import SORT_LABELS, CardFilter
+from .models import Card
+from .selectors import facet_counts, related_cards, rulings_for
+
+PAGE_SIZE = 30
+
+
+def healthz(request):
+    return JsonResponse({"ok": True, "cards": Card.objects.count()})
+
+
+def card_list(request):
+    card_filter = CardFilter(request.GET, queryset=Card.objects.with_related())
+    valid = card_filter.is_valid()
+    cards = card_filter.qs if valid else Card.objects.none()
+    page = Paginator(cards, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "filter": card_filter,
+        "page": page,
+        "query_string": query.urlencode(),
+        "errors": card_filter.errors,
+        "sort_labels": SORT_LABELS,
+        "facets": {
+            "race": facet_counts(cards, "race") if valid else {},
+            "type": facet_counts(cards, "type") if valid else {},
+            "rarity": facet_counts(cards, "rarity") if valid else {},
+        },
+        "catalog": catalog,
+        "view": request.GET.get("view", "grid"),
+    }
+    return render(request, "cards_data/card_list.html", context, status=200 if valid else 400)
+
+
+def card_detail(request, code):
+    card = get_object_or_404(Card.objects.with_related(), code=code)
+    context = {
+        "card": card,
+        "rulings": rulings_for(card),
+        "related": related_cards(card),
+        "opposing_race": catalog.OPPOSING_RACE.get(card.race),
+    }
+    return render(request, "cards_data/card_detail.html", context)
+
+
+def search_help(request):
+    return render(request, "cards_data/search_help.html", {"catalog": catalog})
