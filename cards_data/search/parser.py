@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 from django.utils.translation import gettext_noop
@@ -205,15 +205,11 @@ EXTRA_ALIASES: dict[str, dict[str, str]] = {
         "r": "rare",
         "ur": "ultra_rare",
         "ultra": "ultra_rare",
-        # the rarity symbols of R 8.1
+        # the Hungarian names of the rarity symbols of R 8.1 (the catalogue has the English)
         "hold": "common",
-        "moon": "common",
         "bolygo": "uncommon",
-        "planet": "uncommon",
         "nap": "rare",
-        "sun": "rare",
         "galaxis": "ultra_rare",
-        "galaxy": "ultra_rare",
     },
     "type": {"hajo": "ship"},
     "edition": {"alapkiadas": "first", "alap": "first", "base": "first"},
@@ -280,9 +276,10 @@ def vocabulary() -> Vocabulary:
     def add_table(field_key: str, column: str, table: dict) -> None:
         for ident, names in table.items():
             add(field_key, ident, column, ident)
-            for lang in ("hu", "en"):
-                if isinstance(names, dict) and names.get(lang):
-                    add(field_key, names[lang], column, ident)
+            # names in both languages; the rarity symbol (moon...); the code prefix (KG1)
+            for attribute in ("hu", "en", "symbol", "prefix"):
+                if isinstance(names, dict) and isinstance(names.get(attribute), str):
+                    add(field_key, names[attribute], column, ident)
 
     listing: dict[str, str] = {}
 
@@ -673,7 +670,7 @@ class _Parser:
                     len(self.q) - token.start,
                 )
             self.next()
-            return node
+            return replace(node, position=token.start, length=close.start + 1 - token.start)
         self.next()
         return token.node
 
