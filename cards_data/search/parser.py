@@ -23,11 +23,12 @@ with the offending position, so callers can validate with `parse()` alone; the
 compiler (compiler.py) then turns the tree into ORM filters and never fails.
 
 The value tables are built from engine.catalog (one home for every name); this
-module uses nothing else from the project and nothing from Django but gettext.
+module uses nothing else from the project and nothing from Django but translation.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from dataclasses import dataclass, field, replace
@@ -162,36 +163,35 @@ TEXT, ENUM, NUMBER, CODE = "text", "enum", "number", "code"
 class FieldDef:
     key: str  # canonical name, used in the tree
     kind: str
-    names: tuple[str, ...]  # folded; the first is the one shown in messages
+    names: tuple[str, ...]  # as written in the help; matched folded (accents, case ignored)
     example: str
 
 
 FIELD_DEFS: tuple[FieldDef, ...] = (
-    FieldDef("name", TEXT, ("name", "n", "nev"), "name:halálszárny"),
-    FieldDef("text", TEXT, ("text", "o", "szoveg"), 'text:"burst fire"'),
-    FieldDef("type", ENUM, ("type", "t", "tipus"), "t:ship"),
-    FieldDef("subtype", ENUM, ("subtype", "st", "altipus"), "st:scout"),
+    FieldDef("name", TEXT, ("name", "n", "név"), "name:halálszárny"),
+    FieldDef("text", TEXT, ("text", "o", "szöveg"), 'text:"burst fire"'),
+    FieldDef("type", ENUM, ("type", "t", "típus"), "t:ship"),
+    FieldDef("subtype", ENUM, ("subtype", "st", "altípus"), "st:scout"),
     FieldDef("race", ENUM, ("race", "r", "faj"), "r:zarg"),
-    FieldDef("rarity", ENUM, ("rarity", "rar", "ritkasag"), "rarity:rare"),
-    FieldDef("clan", ENUM, ("clan", "klan"), "clan:galactic_trade"),
-    FieldDef("edition", ENUM, ("edition", "e", "set", "kiadas"), "e:first"),
-    FieldDef("cost", NUMBER, ("cost", "cr", "ar", "koltseg"), "cost<=3"),
-    FieldDef("speed", NUMBER, ("speed", "spd", "sebesseg"), "spd>=4"),
-    FieldDef("firepower", NUMBER, ("firepower", "fp", "tuzero"), "fp>2"),
-    FieldDef("armour", NUMBER, ("armour", "arm", "armor", "pancel", "pancelzat"), "arm>=3"),
-    FieldDef("bombardment", NUMBER, ("bombardment", "bmb", "bombazas"), "bmb>0"),
-    FieldDef("size", NUMBER, ("size", "meret"), "size:2"),
+    FieldDef("rarity", ENUM, ("rarity", "rar", "ritkaság"), "rarity:rare"),
+    FieldDef("clan", ENUM, ("clan", "klán"), "clan:galactic_trade"),
+    FieldDef("edition", ENUM, ("edition", "e", "set", "kiadás"), "e:first"),
+    FieldDef("cost", NUMBER, ("cost", "cr", "ár", "költség"), "cost<=3"),
+    FieldDef("speed", NUMBER, ("speed", "spd", "sebesség"), "spd>=4"),
+    FieldDef("firepower", NUMBER, ("firepower", "fp", "tűzerő"), "fp>2"),
+    FieldDef("armour", NUMBER, ("armour", "arm", "armor", "páncél", "páncélzat"), "arm>=3"),
+    FieldDef("bombardment", NUMBER, ("bombardment", "bmb", "bombázás"), "bmb>0"),
+    FieldDef("size", NUMBER, ("size", "méret"), "size:2"),
     FieldDef(
         "upgrade_limit",
         NUMBER,
-        ("upgrade_limit", "ul", "fejlesztes", "fejlesztesi_limit"),
+        ("upgrade_limit", "ul", "fejlesztés", "fejlesztési_limit"),
         "ul:x",
     ),
-    FieldDef("keyword", ENUM, ("keyword", "kw", "kepesseg"), "kw:burst_fire"),
-    FieldDef("code", CODE, ("code", "kod"), "code:KGK-001"),
+    FieldDef("keyword", ENUM, ("keyword", "kw", "képesség"), "kw:burst_fire"),
+    FieldDef("code", CODE, ("code", "kód"), "code:KG1-001"),
 )
-FIELDS_BY_NAME: dict[str, FieldDef] = {n: f for f in FIELD_DEFS for n in f.names}
-FIELDS_BY_KEY: dict[str, FieldDef] = {f.key: f for f in FIELD_DEFS}
+FIELDS_BY_NAME: dict[str, FieldDef] = {fold(n): f for f in FIELD_DEFS for n in f.names}
 
 # Which numeric fields accept which symbols besides numbers.
 NUMBER_SYMBOLS = {"cost": ("x",), "upgrade_limit": ("x", "?")}
@@ -218,21 +218,35 @@ EXTRA_ALIASES: dict[str, dict[str, str]] = {
 NONE_WORDS = ("none", "nincs")
 NONE_FIELDS = ("race", "clan")
 
+# (what is wrong, what is valid) for an unknown value of each enumerated field
 UNKNOWN_VALUE_MESSAGES = {
-    "type": gettext_noop(
-        "Unknown type '%(value)s' at position %(pos)s. Types (subtypes): %(values)s."
+    "type": (
+        gettext_noop("Unknown type '%(value)s' at position %(pos)s."),
+        gettext_noop("Types (subtypes): %(values)s."),
     ),
-    "subtype": gettext_noop(
-        "Unknown subtype '%(value)s' at position %(pos)s. Subtypes: %(values)s."
+    "subtype": (
+        gettext_noop("Unknown subtype '%(value)s' at position %(pos)s."),
+        gettext_noop("Subtypes: %(values)s."),
     ),
-    "race": gettext_noop("Unknown race '%(value)s' at position %(pos)s. Races: %(values)s."),
-    "rarity": gettext_noop("Unknown rarity '%(value)s' at position %(pos)s. Rarities: %(values)s."),
-    "clan": gettext_noop("Unknown clan '%(value)s' at position %(pos)s. Clans: %(values)s."),
-    "keyword": gettext_noop(
-        "Unknown keyword '%(value)s' at position %(pos)s. Keywords: %(values)s."
+    "race": (
+        gettext_noop("Unknown race '%(value)s' at position %(pos)s."),
+        gettext_noop("Races: %(values)s."),
     ),
-    "edition": gettext_noop(
-        "Unknown edition '%(value)s' at position %(pos)s. Editions: %(values)s."
+    "rarity": (
+        gettext_noop("Unknown rarity '%(value)s' at position %(pos)s."),
+        gettext_noop("Rarities: %(values)s."),
+    ),
+    "clan": (
+        gettext_noop("Unknown clan '%(value)s' at position %(pos)s."),
+        gettext_noop("Clans: %(values)s."),
+    ),
+    "keyword": (
+        gettext_noop("Unknown keyword '%(value)s' at position %(pos)s."),
+        gettext_noop("Keywords: %(values)s."),
+    ),
+    "edition": (
+        gettext_noop("Unknown edition '%(value)s' at position %(pos)s."),
+        gettext_noop("Editions: %(values)s."),
     ),
 }
 
@@ -296,10 +310,9 @@ def vocabulary() -> Vocabulary:
         add_table("type", "subtype", subtypes)
         add_table("subtype", "subtype", subtypes)
     for field_key, extra in EXTRA_ALIASES.items():
-        column = "type" if field_key == "type" else field_key
         for alias, ident in extra.items():
             if field_key != "edition" or ident in catalog.EDITIONS:
-                add(field_key, alias, column, ident)
+                add(field_key, alias, field_key, ident)
     for field_key in NONE_FIELDS:
         for word in NONE_WORDS:
             add(field_key, word, field_key, "")
@@ -362,6 +375,16 @@ def _ends_word(ch: str) -> bool:
     return _is_space(ch) or ch in "()" or ch in OPEN_QUOTES
 
 
+def _dangling_dash(start: int) -> QuerySyntaxError:
+    return _error(
+        _(
+            "'-' at position %(pos)s must be followed directly by the search term it "
+            "excludes (e.g. -t:ship)."
+        ),
+        start,
+    )
+
+
 class _Tokenizer:
     def __init__(self, query: str):
         self.q = query
@@ -379,6 +402,8 @@ class _Tokenizer:
                 out.append(Token(ch, i, 1))
                 i += 1
             elif ch == "-":
+                if i + 1 == n or _is_space(q[i + 1]):
+                    raise _dangling_dash(i)
                 out.append(Token(NEG, i, 1))
                 i += 1
             elif ch in OPEN_QUOTES:
@@ -443,8 +468,12 @@ class _Tokenizer:
         name, op = match.group(1), match.group(2)
         fdef = FIELDS_BY_NAME.get(fold(name))
         if fdef is None:
+            close = difflib.get_close_matches(fold(name), FIELDS_BY_NAME, n=1, cutoff=0.7)
             raise _error(
-                _("Unknown field '%(field)s' at position %(pos)s. Known fields: %(fields)s."),
+                _("Unknown field '%(field)s' at position %(pos)s.")
+                + _did_you_mean(f"{close[0]}{op}" if close else "")
+                + " "
+                + _("Known fields: %(fields)s."),
                 start,
                 len(name),
                 field=name,
@@ -494,7 +523,7 @@ class _Tokenizer:
         elif fdef.kind == NUMBER:
             node = self._number(fdef, op, raw, term, vstart, where)
         else:
-            node = self._enum(fdef, raw, vstart, end - vstart, where)
+            node = self._enum(fdef, name, raw, vstart, end - vstart, where)
         return Token(TERM, start, length, node)
 
     def _number(self, fdef, op, raw, term, vstart, where) -> Node:
@@ -516,7 +545,7 @@ class _Tokenizer:
                 )
             return Number(fdef.key, compare, value, **where)
         if not NUMBER_RE.fullmatch(value):
-            if symbols:
+            if symbols and compare in ("=", "!="):
                 message = _("'%(op)s' needs a number or %(symbols)s: %(term)s at position %(pos)s.")
             else:
                 message = _("'%(op)s' needs a number: %(term)s at position %(pos)s.")
@@ -532,12 +561,15 @@ class _Tokenizer:
             )
         return Number(fdef.key, compare, number, **where)
 
-    def _enum(self, fdef, raw, vstart, vlength, where) -> Node:
+    def _enum(self, fdef, name, raw, vstart, vlength, where) -> Node:
         vocab = vocabulary()
         targets = vocab.aliases.get(fdef.key, {}).get(_norm_value(raw))
         if not targets:
             raise _error(
-                _(UNKNOWN_VALUE_MESSAGES[fdef.key]),
+                _(UNKNOWN_VALUE_MESSAGES[fdef.key][0])
+                + _did_you_mean(_suggest_value(fdef, name, raw))
+                + " "
+                + _(UNKNOWN_VALUE_MESSAGES[fdef.key][1]),
                 vstart,
                 vlength,
                 value=raw,
@@ -548,6 +580,32 @@ class _Tokenizer:
             by_column.setdefault(column, []).append(ident)
         nodes = [Enum(column, tuple(idents), **where) for column, idents in by_column.items()]
         return nodes[0] if len(nodes) == 1 else Or(tuple(nodes), **where)
+
+
+def _did_you_mean(suggestion: str) -> str:
+    if not suggestion:
+        return ""
+    # inserted now, escaped: the whole message is %-formatted once more by _error
+    return " " + _("Did you mean %(suggestion)s?") % {"suggestion": suggestion.replace("%", "%%")}
+
+
+def _suggest_value(fdef: FieldDef, name: str, raw: str) -> str:
+    """`rarity:common` for `r:common`; `r:urcapa` for `r:urcpa`; "" if nothing is close."""
+    vocab = vocabulary()
+    value = _norm_value(raw)
+    for other in FIELD_DEFS:
+        if (
+            other.kind == ENUM
+            and other.key != fdef.key
+            and value in vocab.aliases.get(other.key, {})
+        ):
+            return _quoted_term(other.names[0], value)
+    close = difflib.get_close_matches(value, vocab.aliases.get(fdef.key, {}), n=1, cutoff=0.75)
+    return _quoted_term(name, close[0]) if close else ""
+
+
+def _quoted_term(name: str, value: str) -> str:
+    return f'{name}:"{value}"' if " " in value else f"{name}:{value}"
 
 
 # --------------------------------------------------------------------------- parser
@@ -612,13 +670,7 @@ class _Parser:
         if negations:
             after = self.peek()
             if after is None or after.kind in (OR, AND, RPAREN):
-                raise _error(
-                    _(
-                        "'-' at position %(pos)s must be followed by a search term, with no space "
-                        "(e.g. -t:ship)."
-                    ),
-                    negations[-1].start,
-                )
+                raise _dangling_dash(negations[-1].start)
         node = self.primary(depth)
         if len(negations) % 2:
             start = negations[0].start
@@ -692,14 +744,20 @@ def parse(query: str | None) -> Node:
         raise TypeError(f"query must be a string, not {type(query).__name__}")
     if len(query) > MAX_QUERY_LENGTH:
         raise _error(
-            _("The query is too long (%(length)s characters; at most %(max)s)."),
+            _("The query is too long (%(count)s characters; at most %(max)s)."),
             MAX_QUERY_LENGTH,
             len(query) - MAX_QUERY_LENGTH,
-            length=len(query),
+            count=len(query),
             max=MAX_QUERY_LENGTH,
         )
+    cleaned = []
     for i, ch in enumerate(query):
-        if unicodedata.category(ch) == "Cs":
+        category = unicodedata.category(ch)
+        if category == "Cs":  # a lone surrogate cannot be sent to a database
             raise _error(_("Invalid character at position %(pos)s."), i)
+        # control characters (NUL, which PostgreSQL refuses, among them) are spaces, even
+        # inside quotes; one for one, so positions stay those of the query as typed
+        cleaned.append(" " if category == "Cc" else ch)
+    query = "".join(cleaned)
     tokens = _Tokenizer(query).tokens()
     return _Parser(query, tokens).parse()

@@ -32,7 +32,13 @@ def test_detail_uses_glossary_field_names(client, catalogue):
     assert detail["name"] == "Cobra Flash"
     assert detail["type"] == "ship" and detail["subtype"] == "fighter"
     # R 21.1: Cobra Flash, fighter, 6 CR, 5-2-3-0
-    assert (detail["credit_cost"], detail["speed"], detail["firepower"], detail["armour"], detail["bombardment"]) == (6, 5, 2, 3, 0)
+    assert (
+        detail["credit_cost"],
+        detail["speed"],
+        detail["firepower"],
+        detail["armour"],
+        detail["bombardment"],
+    ) == (6, 5, 2, 3, 0)
     assert detail["size"] == 2  # R 4.2.3
     assert detail["race"] in catalog.RACES
 
@@ -56,9 +62,20 @@ def test_unknown_code_is_404(client, catalogue):
         ({"type": "ship", "race": "human"}, lambda c: c.type == "ship" and c.race == "human"),
         ({"rarity": "ultra_rare"}, lambda c: c.rarity == "ultra_rare"),
         ({"keyword": "burst_fire"}, lambda c: "burst_fire" in {k.slug for k in c.keywords.all()}),
-        ({"credit_cost_min": 2, "credit_cost_max": 4}, lambda c: c.credit_cost is not None and 2 <= c.credit_cost <= 4),
+        (
+            {"credit_cost_min": 2, "credit_cost_max": 4},
+            lambda c: c.credit_cost is not None and 2 <= c.credit_cost <= 4,
+        ),
         ({"speed_min": 4}, lambda c: c.speed is not None and c.speed >= 4),
-        ({"q": "t:ship r:zarg cost<=3"}, lambda c: c.type == "ship" and c.race == "zarg" and c.credit_cost is not None and c.credit_cost <= 3),
+        (
+            {"q": "t:ship r:zarg cost<=3"},
+            lambda c: (
+                c.type == "ship"
+                and c.race == "zarg"
+                and c.credit_cost is not None
+                and c.credit_cost <= 3
+            ),
+        ),
         ({"q": "-r:ember t:base"}, lambda c: c.race != "human" and c.type == "base"),
     ],
 )
@@ -100,12 +117,26 @@ def test_types_have_four_subtypes_each(client):
     assert len(rows) == 6  # R 4.1
     assert all(len(t["subtypes"]) == 4 for t in rows)
     ships = next(t for t in rows if t["id"] == "ship")
-    assert {s["id"]: s["size"] for s in ships["subtypes"]} == {"scout": 1, "fighter": 2, "cruiser": 3, "destroyer": 4}
+    assert {s["id"]: s["size"] for s in ships["subtypes"]} == {
+        "scout": 1,
+        "fighter": 2,
+        "cruiser": 3,
+        "destroyer": 4,
+    }
 
 
 def test_rarities_clans_keywords_sets(client, catalogue):
-    assert [r["id"] for r in client.get("/api/rarities/").json()] == ["common", "uncommon", "rare", "ultra_rare"]
-    assert {c["id"] for c in client.get("/api/clans/").json()} == {"galactic_trade", "steel_eagles", "granite_snakes"}
+    assert [r["id"] for r in client.get("/api/rarities/").json()] == [
+        "common",
+        "uncommon",
+        "rare",
+        "ultra_rare",
+    ]
+    assert {c["id"] for c in client.get("/api/clans/").json()} == {
+        "galactic_trade",
+        "steel_eagles",
+        "granite_snakes",
+    }
     assert len(client.get("/api/keywords/").json()) == 8  # R 13
     sets = client.get("/api/sets/").json()
     assert sets[0]["code"] == "first" and sets[0]["cards"] == catalogue.count()

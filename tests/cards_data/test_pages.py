@@ -91,18 +91,30 @@ def test_language_switch_keeps_the_page(client, cobra):
 def test_sign_up_log_in_log_out(client):
     response = client.post(
         "/en/accounts/signup/",
-        {"username": "alice", "email": "alice@example.com", "password1": "kolonia-45-lap", "password2": "kolonia-45-lap"},
+        {
+            "username": "alice",
+            "email": "alice@example.com",
+            "password1": "kolonia-45-lap",
+            "password2": "kolonia-45-lap",
+        },
     )
     assert response.status_code == 302
     assert User.objects.filter(username="alice").exists()
     assert client.get("/en/").context["user"].username == "alice"
     client.post("/en/accounts/logout/")
     assert not client.get("/en/").context["user"].is_authenticated
-    assert client.post("/en/accounts/login/", {"username": "alice", "password": "kolonia-45-lap"}).status_code == 302
+    assert (
+        client.post(
+            "/en/accounts/login/", {"username": "alice", "password": "kolonia-45-lap"}
+        ).status_code
+        == 302
+    )
 
 
 def test_bad_sign_up_is_400_with_the_reason(client):
-    response = client.post("/en/accounts/signup/", {"username": "bob", "password1": "x", "password2": "y"})
+    response = client.post(
+        "/en/accounts/signup/", {"username": "bob", "password1": "x", "password2": "y"}
+    )
     assert response.status_code == 400
     assert "password" in response.content.decode().lower()
 
