@@ -90,7 +90,7 @@ def _schema_problems(path: Path, data, validator) -> list[Problem]:
 def _ability_problems(path: Path, card: dict) -> list[Problem]:
     problems = []
     for index, ability in enumerate(card.get("abilities", [])):
-        for message in validate_ability(ability):
+        for message in validate_ability(ability, card):
             problems.append(Problem(path.name, card["code"], f"abilities.{index}", message))
     return problems
 

@@ -68,7 +68,9 @@ def _mentions(value, words) -> bool:
     return False
 
 
-def check_deck(cards: Iterable[tuple[dict | str, int]], ruleset: Ruleset | str = TOURNAMENT) -> list[DeckProblem]:
+def check_deck(
+    cards: Iterable[tuple[dict | str, int]], ruleset: Ruleset | str = TOURNAMENT
+) -> list[DeckProblem]:
     """Every R 9 violation of a colony given as (card, count) pairs.
 
     A card is a dict with at least `name` and `race` (and `code`, `keywords`,
@@ -79,7 +81,11 @@ def check_deck(cards: Iterable[tuple[dict | str, int]], ruleset: Ruleset | str =
         ruleset = RULESETS[ruleset]
     entries = list(cards)
     known = [(card, count) for card, count in entries if isinstance(card, dict)]
-    problems = [DeckProblem("UNKNOWN_CARD", {"card": card, "count": count}) for card, count in entries if not isinstance(card, dict)]
+    problems = [
+        DeckProblem("UNKNOWN_CARD", {"card": card, "count": count})
+        for card, count in entries
+        if not isinstance(card, dict)
+    ]
     problems += _size_problems(entries)
     problems += _copy_problems(known)
     problems += _race_problems(known, ruleset)
@@ -114,7 +120,11 @@ def _race_problems(known, ruleset: Ruleset) -> list[DeckProblem]:
     # AMB-31: raceless cards are unrestricted and never count as a race.
     races = {card.get("race") for card, count in known if card.get("race") and count > 0}
     if ruleset.race_rule == "original":  # R 9.3
-        return [DeckProblem("OPPOSING_RACES", {"pair": [a, b]}) for a, b in RACE_PAIRS if a in races and b in races]
+        return [
+            DeckProblem("OPPOSING_RACES", {"pair": [a, b]})
+            for a, b in RACE_PAIRS
+            if a in races and b in races
+        ]
     if ruleset.race_rule == "max4" and len(races) > MAX_RACES:  # R 9.5.2
         return [DeckProblem("TOO_MANY_RACES", {"races": sorted(races), "max": MAX_RACES})]
     return []  # R 9.5.3: free

@@ -92,16 +92,17 @@ DURATIONS = ("this_shot", "until_end_of_combat", "until_end_of_turn", "while_in_
 MODIFIABLE_STATS = (*STATS, "upgrade_limit")
 PLAYERS = ("you", "opponent", "each")
 
-# Parameter kinds:
-#   target    a target spec (TARGET_KINDS ...)
+# Parameter kinds (name -> (kind, required)):
+#   target    a target spec {"kind", "owner", "chooser", "count", "filter"}
 #   amount    int >= 0, "X" (upgrades on an X base when paid, R 4.5.5) or
-#             {"count_of": <target spec>, "times": int} ("for each ...")
-#   signed    like amount, but an int may be negative
+#             {"count_of": <target spec>, "times": int} ("... for each ...")
+#   signed    like amount, but an int may be negative (stat and cost changes)
+#   all       like amount, or "all" (repair every point of damage)
 #   int       int >= 1
-#   player    one of PLAYERS
-#   effects   a list of effects;  options: a list of effect lists (>= 2)
+#   options   a list of at least two effect lists (choose_one)
 #   filter    a filter dict (FILTERS)
-#   a tuple   one of its values
+#   function  a name in PYTHON_FUNCTIONS;  dict: any object
+#   a tuple   exactly one of its values
 EFFECTS = {
     "modify_stat": {
         "target": ("target", True),
@@ -141,7 +142,7 @@ EFFECTS = {
     },
     "destroy": {"target": ("target", True)},
     "deal_damage": {"target": ("target", True), "amount": ("amount", True)},
-    "repair_damage": {"target": ("target", True), "amount": ("amount", True)},  # or "all"
+    "repair_damage": {"target": ("target", True), "amount": ("all", True)},
     "neutralize": {"target": ("target", True)},  # R 12.5
     "add_upgrades": {"target": ("target", True), "amount": ("amount", True)},
     "remove_upgrades": {"target": ("target", True), "amount": ("amount", True)},
@@ -174,21 +175,9 @@ PYTHON_FUNCTIONS = {
         "hu": "Az ellenfeled egy legfeljebb 6 creditköltségű hajója a kör végéig a te irányításod alá kerül (felszerelésével együtt); a kör végén visszakerül hozzá.",
         "en": "Gain control of an enemy ship costing 6 or less (with its attachments) until the end of the turn; then it returns to its controller.",
     },
-    "swap_colony_and_wasteland_top": {
-        "hu": "Minden játékos megkeveri a pusztulatát, és a kolóniája aljára teszi; a szemét változatlan marad.",
-        "en": "Each player shuffles their wasteland and puts it on the bottom of their colony; trashes are unchanged.",
-    },
-    "crew_board_any_time": {
-        "hu": "A legénységkártyáid bármikor (nem csak a felszerelési lépésben) felszállhatnak a hajóidra, és harc közben is átszállhatnak egyik hajódról a másikra.",
-        "en": "Your crew cards may board your ships at any time (not only in the equip step) and may move between your ships during a combat.",
-    },
     "copy_event": {
         "hu": "Válassz egy eseményt a szemetedből, és hajtsd végre a hatását, mintha most játszottad volna ki; az esemény a szemetedben marad.",
         "en": "Choose an event in your trash and carry out its effect as if you had just played it; the event stays in your trash.",
-    },
-    "redirect_attack": {
-        "hu": "Változtasd meg a támadás célpontját egy másik, általad választott megengedett célpontra (kolónia, központ, legénységkártya vagy bázis).",
-        "en": "Change the attack's target to another legal target of your choice (colony, centre, a crew card or a base).",
     },
 }
 
@@ -197,8 +186,22 @@ PYTHON_FUNCTIONS = {
 _AMOUNT_WORDS = ("X",)
 
 
+def _key(value):
+    """A value usable as a dict key for look-ups (malformed input must not raise)."""
+    return value if isinstance(value, str) else None
+
+
+def _one_of(value, options) -> bool:
+    """Exact membership: True is not 1, "1" is not 1."""
+    return any(value == option and type(value) is type(option) for option in options)
+
+
 def _is_int(value, minimum=None):
-    return isinstance(value, int) and not isinstance(value, bool) and (minimum is None or value >= minimum)
+    return (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and (minimum is None or value >= minimum)
+    )
 
 
 def validate_target(target, where="target") -> list[str]:
@@ -209,12 +212,14 @@ def validate_target(target, where="target") -> list[str]:
         if key not in TARGET_KEYS:
             errors.append(f"{where}: unknown key {key!r}")
     kind = target.get("kind")
-    if kind not in TARGET_KINDS:
+    if not _one_of(kind, TARGET_KINDS):
         errors.append(f"{where}.kind: {kind!r} is not one of {', '.join(TARGET_KINDS)}")
-    if target.get("owner", "any") not in OWNERS:
+    if not _one_of(target.get("owner", "any"), OWNERS):
         errors.append(f"{where}.owner: {target.get('owner')!r} is not one of {', '.join(OWNERS)}")
-    if target.get("chooser", "you") not in CHOOSERS:
-        errors.append(f"{where}.chooser: {target.get('chooser')!r} is not one of {', '.join(CHOOSERS)}")
+    if not _one_of(target.get("chooser", "you"), CHOOSERS):
+        errors.append(
+            f"{where}.chooser: {target.get('chooser')!r} is not one of {', '.join(CHOOSERS)}"
+        )
     count = target.get("count", 1)
     if not (_is_int(count, 1) or count == "all"):
         errors.append(f"{where}.count: must be an int >= 1 or 'all'")
@@ -226,7 +231,7 @@ def validate_target(target, where="target") -> list[str]:
         if "type" in flt and kind != "card":
             errors.append(f"{where}.filter.type: only for kind 'card'")
         sub = flt.get("subtype")
-        if sub in SUBTYPE_TYPE and kind in TYPES and SUBTYPE_TYPE[sub] != kind:
+        if _key(sub) in SUBTYPE_TYPE and _key(kind) in TYPES and SUBTYPE_TYPE[sub] != kind:
             errors.append(f"{where}.filter.subtype: {sub!r} is not a subtype of {kind!r}")
     return errors
 
@@ -240,7 +245,7 @@ def validate_filter(flt, where="filter") -> list[str]:
         if spec is None:
             errors.append(f"{where}: unknown filter {key!r}")
         elif isinstance(spec, tuple):
-            if value not in spec or isinstance(value, bool) != isinstance(spec[0], bool):
+            if not _one_of(value, spec):
                 errors.append(f"{where}.{key}: {value!r} is not allowed")
         elif not _is_int(value, int(spec.split(">=")[1])):
             errors.append(f"{where}.{key}: must be {spec}")
@@ -262,7 +267,7 @@ def _validate_amount(value, where, signed=False) -> list[str]:
 
 def _validate_param(kind, value, where) -> list[str]:
     if isinstance(kind, tuple):
-        if value not in kind or (isinstance(value, bool) and True not in kind):
+        if not _one_of(value, kind):
             return [f"{where}: {value!r} is not one of {', '.join(map(str, kind))}"]
         return []
     if kind == "target":
@@ -271,6 +276,8 @@ def _validate_param(kind, value, where) -> list[str]:
         return _validate_amount(value, where)
     if kind == "signed":
         return _validate_amount(value, where, signed=True)
+    if kind == "all":
+        return [] if value == "all" else _validate_amount(value, where)
     if kind == "int":
         return [] if _is_int(value, 1) else [f"{where}: must be an int >= 1"]
     if kind == "filter":
@@ -278,7 +285,11 @@ def _validate_param(kind, value, where) -> list[str]:
     if kind == "dict":
         return [] if isinstance(value, dict) else [f"{where}: must be an object"]
     if kind == "function":
-        return [] if value in PYTHON_FUNCTIONS else [f"{where}: {value!r} is not a registered function"]
+        return (
+            []
+            if _key(value) in PYTHON_FUNCTIONS
+            else [f"{where}: {value!r} is not a registered function"]
+        )
     if kind == "options":
         if not isinstance(value, list) or len(value) < 2:
             return [f"{where}: must be a list of at least two effect lists"]
@@ -293,7 +304,7 @@ def validate_effect(effect, where="effect") -> list[str]:
     if not isinstance(effect, dict):
         return [f"{where}: must be an object"]
     name = effect.get("effect")
-    spec = EFFECTS.get(name)
+    spec = EFFECTS.get(_key(name))
     if spec is None:
         return [f"{where}.effect: unknown effect {name!r}"]
     errors = []
@@ -306,15 +317,19 @@ def validate_effect(effect, where="effect") -> list[str]:
                 errors.append(f"{where}: {name} needs {key!r}")
             continue
         value = effect[key]
-        if name == "repair_damage" and key == "amount" and value == "all":
-            continue
         errors += _validate_param(kind, value, f"{where}.{key}")
-    target_kind = effect.get("target", {}).get("kind") if isinstance(effect.get("target"), dict) else None
+    target_kind = (
+        effect.get("target", {}).get("kind") if isinstance(effect.get("target"), dict) else None
+    )
     if name == "neutralize" and target_kind not in CHAIN_KINDS:
         errors.append(f"{where}: neutralize targets an interrupt or an event (R 12.5)")
     if name in ("add_upgrades", "remove_upgrades") and target_kind not in ("base", "self"):
         errors.append(f"{where}: upgrades go on bases (R 4.5.2)")
-    if name == "modify_stat" and effect.get("stat") == "upgrade_limit" and target_kind not in ("base", "self"):
+    if (
+        name == "modify_stat"
+        and effect.get("stat") == "upgrade_limit"
+        and target_kind not in ("base", "self")
+    ):
         errors.append(f"{where}: only bases have an upgrade limit (R 5.3.1)")
     if name == "peek":
         if effect.get("zone") == "face_down" and "target" not in effect:
@@ -337,10 +352,14 @@ def validate_condition(condition, where="condition") -> list[str]:
     if not isinstance(condition, dict):
         return [f"{where}: must be an object"]
     kind = condition.get("kind")
-    spec = CONDITIONS.get(kind)
+    spec = CONDITIONS.get(_key(kind))
     if spec is None:
         return [f"{where}.kind: unknown condition {kind!r}"]
-    errors = [f"{where}: {kind} takes no parameter {key!r}" for key in condition if key != "kind" and key not in spec]
+    errors = [
+        f"{where}: {kind} takes no parameter {key!r}"
+        for key in condition
+        if key != "kind" and key not in spec
+    ]
     for key, (param_kind, required) in spec.items():
         if key in condition:
             errors += _validate_param(param_kind, condition[key], f"{where}.{key}")
@@ -361,7 +380,7 @@ def validate_cost(cost, where="cost") -> list[str]:
         if spec is None:
             errors.append(f"{where}: unknown cost {key!r}")
         elif isinstance(spec, tuple):
-            if value not in spec or (isinstance(value, bool) and True not in spec):
+            if not _one_of(value, spec):
                 errors.append(f"{where}.{key}: {value!r} is not allowed")
         elif not _is_int(value, int(spec.split(">=")[1])):
             errors.append(f"{where}.{key}: must be {spec}")
@@ -388,19 +407,26 @@ def validate_ability(ability, card=None) -> list[str]:
     if not isinstance(ability, dict):
         return ["ability: must be an object"]
     errors = []
-    allowed = {"trigger", "cost", "condition", "timing", "effects", *TRIGGER_PARAMS.get(ability.get("trigger"), {})}
+    allowed = {
+        "trigger",
+        "cost",
+        "condition",
+        "timing",
+        "effects",
+        *TRIGGER_PARAMS.get(_key(ability.get("trigger")), {}),
+    }
     for key in ability:
         if key not in allowed:
             errors.append(f"ability: unknown key {key!r}")
-    trigger = ability.get("trigger")
+    trigger = _key(ability.get("trigger"))
     if trigger not in TRIGGERS:
         errors.append(f"trigger: {trigger!r} is not one of {', '.join(TRIGGERS)}")
     for key, values in TRIGGER_PARAMS.get(trigger, {}).items():
-        if ability.get(key) not in values:
+        if not _one_of(ability.get(key), values):
             errors.append(f"{key}: {trigger} needs one of {', '.join(values)}")
     if trigger == "activated":
         errors += validate_cost(ability.get("cost"))
-        if ability.get("timing", "any") not in TIMINGS:
+        if not _one_of(ability.get("timing", "any"), TIMINGS):
             errors.append(f"timing: {ability.get('timing')!r} is not one of {', '.join(TIMINGS)}")
     else:
         if "cost" in ability:
@@ -423,7 +449,9 @@ def _card_context_problems(ability, card) -> list[str]:
     if ctype in ("event", "interrupt") and trigger != "on_play":
         errors.append(f"trigger: {ctype}s act when played (R 4.6.1, 4.7.1), not {trigger!r}")
     if trigger == "on_pay" and ctype not in ("base", "crew", "armament"):
-        errors.append("trigger: only bases, crew and armaments are paid after being played (R 6.8.3)")
+        errors.append(
+            "trigger: only bases, crew and armaments are paid after being played (R 6.8.3)"
+        )
     if trigger == "on_play" and ctype not in ("ship", "event", "interrupt"):
         errors.append("trigger: bases, crew and armaments act when paid, not when played (R 6.8.2)")
     if subtype in ("research", "trap") and trigger != "on_pay":
@@ -457,7 +485,11 @@ def primitive_usage(cards) -> dict[str, int]:
     """How many cards use each effect primitive (a primitive needs >= 3, python excepted)."""
     usage = {name: 0 for name in EFFECTS}
     for card in cards:
-        names = {e.get("effect") for a in card.get("abilities", []) for e in iter_effects(a.get("effects"))}
+        names = {
+            e.get("effect")
+            for a in card.get("abilities", [])
+            for e in iter_effects(a.get("effects"))
+        }
         for name in names & set(usage):
             usage[name] += 1
     return usage
