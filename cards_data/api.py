@@ -18,7 +18,11 @@ from .serializers import CardSerializer, EditionSerializer
 
 @extend_schema(
     parameters=[
-        OpenApiParameter("q", str, description="Query in the search language (see /help/search/), e.g. `t:ship r:zarg cost<=3`"),
+        OpenApiParameter(
+            "q",
+            str,
+            description="Query in the search language (see /help/search/), e.g. `t:ship r:zarg cost<=3`",
+        ),
     ]
 )
 class CardViewSet(viewsets.ReadOnlyModelViewSet):
@@ -31,16 +35,27 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 def _named(table, extra=None):
-    return [{"id": key, "hu": names["hu"], "en": names["en"], **(extra(key) if extra else {})} for key, names in table.items()]
+    return [
+        {"id": key, "hu": names["hu"], "en": names["en"], **(extra(key) if extra else {})}
+        for key, names in table.items()
+    ]
 
 
-@extend_schema(responses={200: OpenApiResponse(description="The eight races with their opposing race (R 7.1)")})
+@extend_schema(
+    responses={200: OpenApiResponse(description="The eight races with their opposing race (R 7.1)")}
+)
 @api_view(["GET"])
 def races(request):
-    return Response(_named(catalog.RACES, lambda key: {"opposing_race": catalog.OPPOSING_RACE[key]}))
+    return Response(
+        _named(catalog.RACES, lambda key: {"opposing_race": catalog.OPPOSING_RACE[key]})
+    )
 
 
-@extend_schema(responses={200: OpenApiResponse(description="The six types, each with its four subtypes (R 4.1)")})
+@extend_schema(
+    responses={
+        200: OpenApiResponse(description="The six types, each with its four subtypes (R 4.1)")
+    }
+)
 @api_view(["GET"])
 def types(request):
     def subtypes(key):
@@ -53,7 +68,9 @@ def types(request):
 @extend_schema(responses={200: OpenApiResponse(description="The four rarities (R 8.1)")})
 @api_view(["GET"])
 def rarities(request):
-    return Response(_named(catalog.RARITIES, lambda key: {"symbol": catalog.RARITIES[key]["symbol"]}))
+    return Response(
+        _named(catalog.RARITIES, lambda key: {"symbol": catalog.RARITIES[key]["symbol"]})
+    )
 
 
 @extend_schema(responses={200: OpenApiResponse(description="The three clans (R 8.2)")})
@@ -80,13 +97,19 @@ class EditionViewSet(viewsets.ReadOnlyModelViewSet):
 def export_document() -> bytes:
     cards = CardSerializer(Card.objects.with_related().order_by("code"), many=True).data
     document = {
-        "editions": EditionSerializer(Edition.objects.annotate(card_count=Count("cards")), many=True).data,
+        "editions": EditionSerializer(
+            Edition.objects.annotate(card_count=Count("cards")), many=True
+        ).data,
         "cards": cards,
     }
     return json.dumps(document, ensure_ascii=False, sort_keys=True).encode("utf-8")
 
 
-@extend_schema(responses={200: OpenApiResponse(description="The whole catalogue as one JSON document, with an ETag")})
+@extend_schema(
+    responses={
+        200: OpenApiResponse(description="The whole catalogue as one JSON document, with an ETag")
+    }
+)
 @api_view(["GET"])
 def bulk_export(request):
     body = export_document()

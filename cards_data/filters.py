@@ -62,10 +62,15 @@ class CardFilter(django_filters.FilterSet):
     race = django_filters.MultipleChoiceFilter(choices=_choices(catalog.RACES), label=_("Race"))
     type = django_filters.MultipleChoiceFilter(choices=_choices(catalog.TYPES), label=_("Type"))
     subtype = django_filters.MultipleChoiceFilter(choices=_all_subtypes(), label=_("Subtype"))
-    rarity = django_filters.MultipleChoiceFilter(choices=_choices(catalog.RARITIES), label=_("Rarity"))
+    rarity = django_filters.MultipleChoiceFilter(
+        choices=_choices(catalog.RARITIES), label=_("Rarity")
+    )
     clan = django_filters.MultipleChoiceFilter(choices=_choices(catalog.CLANS), label=_("Clan"))
     keyword = django_filters.MultipleChoiceFilter(
-        field_name="keywords__slug", choices=_choices(catalog.KEYWORDS), label=_("Keyword"), distinct=True
+        field_name="keywords__slug",
+        choices=_choices(catalog.KEYWORDS),
+        label=_("Keyword"),
+        distinct=True,
     )
     edition = django_filters.CharFilter(field_name="edition__code", label=_("Edition"))
     credit_cost = django_filters.RangeFilter(label=_("Credit cost"))

@@ -68,7 +68,14 @@ def _read_json(path: Path, problems: list[Problem]):
     except UnicodeDecodeError as exc:
         problems.append(Problem(path.name, None, None, f"not UTF-8 text ({exc.reason})"))
     except json.JSONDecodeError as exc:
-        problems.append(Problem(path.name, None, None, f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"))
+        problems.append(
+            Problem(
+                path.name,
+                None,
+                None,
+                f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}",
+            )
+        )
     return None
 
 
@@ -113,7 +120,10 @@ def read_cards(directory: Path = SETS_DIR) -> list[dict]:
                 file_problems += _ability_problems(path, card)
         problems += file_problems
         if not file_problems:
-            cards += [dict(card, edition=card.get("edition", data["edition"]), _file=path.name) for card in data["cards"]]
+            cards += [
+                dict(card, edition=card.get("edition", data["edition"]), _file=path.name)
+                for card in data["cards"]
+            ]
     problems += _duplicate_problems(cards)
     if problems:
         raise CardDataError(problems)
@@ -127,9 +137,18 @@ def _duplicate_problems(cards: list[dict]) -> list[Problem]:
     for card in cards:
         code, name = card["code"], card["name"]
         if code in seen_codes:
-            problems.append(Problem(card["_file"], code, "code", f"duplicate code, also in {seen_codes[code]}"))
+            problems.append(
+                Problem(card["_file"], code, "code", f"duplicate code, also in {seen_codes[code]}")
+            )
         if name in seen_names and seen_names[name] != code:
-            problems.append(Problem(card["_file"], code, "name", f"name {name!r} already used by {seen_names[name]} (R 9.2 counts copies by name)"))
+            problems.append(
+                Problem(
+                    card["_file"],
+                    code,
+                    "name",
+                    f"name {name!r} already used by {seen_names[name]} (R 9.2 counts copies by name)",
+                )
+            )
         seen_codes.setdefault(code, card["_file"])
         seen_names.setdefault(name, code)
     return problems
@@ -180,7 +199,8 @@ def _sync_reference_tables() -> tuple[dict, dict]:
     editions = {}
     for code, names in catalog.EDITIONS.items():
         editions[code], _ = Edition.objects.update_or_create(
-            code=code, defaults={"name_hu": names["hu"], "name_en": names["en"], "prefix": names["prefix"]}
+            code=code,
+            defaults={"name_hu": names["hu"], "name_en": names["en"], "prefix": names["prefix"]},
         )
     keywords = {}
     for slug, names in catalog.KEYWORDS.items():

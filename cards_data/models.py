@@ -64,7 +64,9 @@ class Card(models.Model):
     code = models.CharField(_("code"), max_length=16, unique=True)
     name = models.CharField(_("Hungarian name"), max_length=120, db_index=True)
     name_en = models.CharField(_("English name"), max_length=120)
-    race = models.CharField(max_length=20, choices=_choices(catalog.RACES), blank=True, db_index=True)
+    race = models.CharField(
+        max_length=20, choices=_choices(catalog.RACES), blank=True, db_index=True
+    )
     type = models.CharField(max_length=20, choices=_choices(catalog.TYPES), db_index=True)
     subtype = models.CharField(max_length=20, choices=_subtype_choices(), db_index=True)
     rarity = models.CharField(max_length=20, choices=_choices(catalog.RARITIES), db_index=True)

@@ -37,7 +37,9 @@ class CardSerializer(serializers.ModelSerializer):
     def get_upgrade_limit(self, card) -> int | str | None:
         if not card.upgrade_limit:
             return None
-        return card.upgrade_limit_value if card.upgrade_limit_value is not None else card.upgrade_limit
+        return (
+            card.upgrade_limit_value if card.upgrade_limit_value is not None else card.upgrade_limit
+        )
 
     def get_bonus(self, card) -> dict | None:
         return dict(card.bonuses) or None

@@ -14,7 +14,9 @@ pytestmark = pytest.mark.postgres
 
 def test_trigram_indexes_exist(postgres_db):
     with postgres_db.cursor() as cursor:
-        cursor.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'cards_data_card' AND indexdef LIKE '%gin_trgm_ops%'")
+        cursor.execute(
+            "SELECT indexname FROM pg_indexes WHERE tablename = 'cards_data_card' AND indexdef LIKE '%gin_trgm_ops%'"
+        )
         names = {row[0] for row in cursor.fetchall()}
     assert names == {"cards_card_search_name_trgm", "cards_card_search_text_trgm"}
 
@@ -28,7 +30,16 @@ def test_word_search_can_use_the_trigram_index(postgres_db, catalogue):
     assert "trgm" in plan
 
 
-@pytest.mark.parametrize("query", ["urcapa", "t:ship r:zarg cost<=3", '"Cobra Flash"', "-r:ember t:base", "kw:burst_fire or kw:formation"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "urcapa",
+        "t:ship r:zarg cost<=3",
+        '"Cobra Flash"',
+        "-r:ember t:base",
+        "kw:burst_fire or kw:formation",
+    ],
+)
 def test_postgres_answers_match_a_python_reading_of_the_files(postgres_db, catalogue, query):
     """The same answers as computed from the loaded rows in Python, accent-folded."""
     from cards_data.search.normalize import fold
@@ -36,10 +47,19 @@ def test_postgres_answers_match_a_python_reading_of_the_files(postgres_db, catal
     cards = list(catalogue.prefetch_related("keywords"))
     predicates = {
         "urcapa": lambda c: "urcapa" in c.search_name or "urcapa" in c.search_text,
-        "t:ship r:zarg cost<=3": lambda c: c.type == "ship" and c.race == "zarg" and c.credit_cost is not None and c.credit_cost <= 3,
-        '"Cobra Flash"': lambda c: fold("Cobra Flash") in c.search_name or fold("Cobra Flash") in c.search_text,
+        "t:ship r:zarg cost<=3": lambda c: (
+            c.type == "ship"
+            and c.race == "zarg"
+            and c.credit_cost is not None
+            and c.credit_cost <= 3
+        ),
+        '"Cobra Flash"': lambda c: (
+            fold("Cobra Flash") in c.search_name or fold("Cobra Flash") in c.search_text
+        ),
         "-r:ember t:base": lambda c: c.race != "human" and c.type == "base",
-        "kw:burst_fire or kw:formation": lambda c: bool({"burst_fire", "formation"} & {k.slug for k in c.keywords.all()}),
+        "kw:burst_fire or kw:formation": lambda c: bool(
+            {"burst_fire", "formation"} & {k.slug for k in c.keywords.all()}
+        ),
     }
     expected = {c.code for c in cards if predicates[query](c)}
     assert expected

@@ -48,7 +48,9 @@ def test_r9_1_exactly_45_cards(total):
 
 def test_r9_2_fourth_copy_of_a_name():
     deck = colony(LACI, total=41) + [(card("Cobra Flash", "zarg"), 4)]
-    assert check_deck(deck) == [DeckProblem("COPY_LIMIT", {"name": "Cobra Flash", "count": 4, "max": 3})]
+    assert check_deck(deck) == [
+        DeckProblem("COPY_LIMIT", {"name": "Cobra Flash", "count": 4, "max": 3})
+    ]
 
 
 def test_r9_2_copies_are_counted_by_name_across_printings():
@@ -67,7 +69,15 @@ def test_r9_2_names_compare_after_nfc_normalisation():
     assert codes(check_deck(deck)) == ["COPY_LIMIT"]
 
 
-@pytest.mark.parametrize("pair", [("human", "xeno"), ("insectoid", "carnoplantus"), ("cerebrite", "zarg"), ("triciplite", "space_shark")])
+@pytest.mark.parametrize(
+    "pair",
+    [
+        ("human", "xeno"),
+        ("insectoid", "carnoplantus"),
+        ("cerebrite", "zarg"),
+        ("triciplite", "space_shark"),
+    ],
+)
 def test_r9_3_every_opposing_pair(pair):
     deck = colony(list(pair))
     assert check_deck(deck) == [DeckProblem("OPPOSING_RACES", {"pair": list(pair)})]
@@ -82,25 +92,55 @@ def test_r9_4_raceless_cards_are_unrestricted():
     """R 9.4 / AMB-31."""
     deck = colony(LACI, total=42) + [(card("Neutral relic", None), 3)]
     assert check_deck(deck) == []
-    assert check_deck(colony(["human", "insectoid", "cerebrite", "triciplite"], total=42) + [(card("Relic", None), 3)], "max4") == []
+    assert (
+        check_deck(
+            colony(["human", "insectoid", "cerebrite", "triciplite"], total=42)
+            + [(card("Relic", None), 3)],
+            "max4",
+        )
+        == []
+    )
 
 
 def test_r9_5_2_max4_allows_opposing_races_but_not_five():
     assert check_deck(colony(["human", "xeno"]), "max4") == []
     five = colony(["human", "xeno", "zarg", "cerebrite", "insectoid"])
     problems = check_deck(five, "max4")
-    assert problems == [DeckProblem("TOO_MANY_RACES", {"races": sorted(["human", "xeno", "zarg", "cerebrite", "insectoid"]), "max": 4})]
+    assert problems == [
+        DeckProblem(
+            "TOO_MANY_RACES",
+            {"races": sorted(["human", "xeno", "zarg", "cerebrite", "insectoid"]), "max": 4},
+        )
+    ]
 
 
 def test_r9_5_3_free_has_no_race_restriction():
-    assert check_deck(colony(list(["human", "xeno", "zarg", "cerebrite", "insectoid", "carnoplantus"])), "free") == []
+    assert (
+        check_deck(
+            colony(list(["human", "xeno", "zarg", "cerebrite", "insectoid", "carnoplantus"])),
+            "free",
+        )
+        == []
+    )
 
 
 def test_r9_5_4_simplified_combat_bans_speed_and_return_fire_cards():
     """R 9.5.4, R 17.2.3, AMB-45."""
-    speedy = card("Hajtómű", "zarg", abilities=[{"trigger": "static", "effects": [{"op": "modify_stat", "stat": "speed", "amount": 1}]}])
+    speedy = card(
+        "Hajtómű",
+        "zarg",
+        abilities=[
+            {"trigger": "static", "effects": [{"op": "modify_stat", "stat": "speed", "amount": 1}]}
+        ],
+    )
     rapid = card("Villám", "zarg", keywords=["rapid_fire"])
-    plain = card("Páncél", "zarg", abilities=[{"trigger": "static", "effects": [{"op": "modify_stat", "stat": "armour", "amount": 1}]}])
+    plain = card(
+        "Páncél",
+        "zarg",
+        abilities=[
+            {"trigger": "static", "effects": [{"op": "modify_stat", "stat": "armour", "amount": 1}]}
+        ],
+    )
     assert mentions_speed_or_return_fire(speedy) and mentions_speed_or_return_fire(rapid)
     assert not mentions_speed_or_return_fire(plain)
     deck = colony(LACI, total=39) + [(speedy, 2), (rapid, 2), (plain, 2)]
@@ -120,8 +160,17 @@ def test_r9_7_unknown_card_is_reported_with_the_rest():
 
 
 def test_r9_7_every_problem_is_reported_at_once():
-    deck = colony(["human", "xeno", "zarg", "cerebrite"], total=40) + [(card("Cobra Flash", "zarg"), 5), ("nonsense", 2)]
-    assert codes(check_deck(deck)) == ["COPY_LIMIT", "DECK_SIZE", "OPPOSING_RACES", "OPPOSING_RACES", "UNKNOWN_CARD"]
+    deck = colony(["human", "xeno", "zarg", "cerebrite"], total=40) + [
+        (card("Cobra Flash", "zarg"), 5),
+        ("nonsense", 2),
+    ]
+    assert codes(check_deck(deck)) == [
+        "COPY_LIMIT",
+        "DECK_SIZE",
+        "OPPOSING_RACES",
+        "OPPOSING_RACES",
+        "UNKNOWN_CARD",
+    ]
 
 
 def test_unknown_ruleset_is_an_error():

@@ -7,7 +7,16 @@ from pathlib import Path
 
 import engine
 
-FORBIDDEN = ("django", "rest_framework", "celery", "channels", "cards_data", "decks", "tournaments", "matches")
+FORBIDDEN = (
+    "django",
+    "rest_framework",
+    "celery",
+    "channels",
+    "cards_data",
+    "decks",
+    "tournaments",
+    "matches",
+)
 
 
 def test_engine_modules_import_no_web_stack():
@@ -20,5 +29,7 @@ def test_engine_modules_import_no_web_stack():
         "print(','.join(bad))\n"
     )
     root = Path(engine.__file__).resolve().parent.parent
-    result = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=True
+    )
     assert result.stdout.strip() == ""

@@ -21,4 +21,8 @@ class Command(BaseCommand):
             f"{report.unchanged} unchanged"
         )
         if report.stale:
-            self.stdout.write(self.style.WARNING(f"in the database but not in the files: {', '.join(report.stale)}"))
+            self.stdout.write(
+                self.style.WARNING(
+                    f"in the database but not in the files: {', '.join(report.stale)}"
+                )
+            )
