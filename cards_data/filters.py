@@ -59,18 +59,23 @@ class CardFilter(django_filters.FilterSet):
     q = django_filters.CharFilter(
         method="filter_query", label=_("Search"), max_length=1000, validators=[validate_query]
     )
-    race = django_filters.MultipleChoiceFilter(choices=_choices(catalog.RACES), label=_("Race"))
-    type = django_filters.MultipleChoiceFilter(choices=_choices(catalog.TYPES), label=_("Type"))
-    subtype = django_filters.MultipleChoiceFilter(choices=_all_subtypes(), label=_("Subtype"))
-    rarity = django_filters.MultipleChoiceFilter(
-        choices=_choices(catalog.RARITIES), label=_("Rarity")
+    race = django_filters.MultipleChoiceFilter(
+        choices=_choices(catalog.RACES), label=_("Race"), distinct=False
     )
-    clan = django_filters.MultipleChoiceFilter(choices=_choices(catalog.CLANS), label=_("Clan"))
+    type = django_filters.MultipleChoiceFilter(
+        choices=_choices(catalog.TYPES), label=_("Type"), distinct=False
+    )
+    subtype = django_filters.MultipleChoiceFilter(
+        choices=_all_subtypes(), label=_("Subtype"), distinct=False
+    )
+    rarity = django_filters.MultipleChoiceFilter(
+        choices=_choices(catalog.RARITIES), label=_("Rarity"), distinct=False
+    )
+    clan = django_filters.MultipleChoiceFilter(
+        choices=_choices(catalog.CLANS), label=_("Clan"), distinct=False
+    )
     keyword = django_filters.MultipleChoiceFilter(
-        field_name="keywords__slug",
-        choices=_choices(catalog.KEYWORDS),
-        label=_("Keyword"),
-        distinct=True,
+        choices=_choices(catalog.KEYWORDS), label=_("Keyword"), method="filter_keyword"
     )
     edition = django_filters.CharFilter(field_name="edition__code", label=_("Edition"))
     credit_cost = django_filters.RangeFilter(label=_("Credit cost"))
@@ -88,6 +93,13 @@ class CardFilter(django_filters.FilterSet):
 
     def filter_query(self, queryset, name, value):
         return search_cards(value, queryset)
+
+    def filter_keyword(self, queryset, name, values):
+        """Any of the chosen ship abilities; a subquery, so no DISTINCT over the whole row."""
+        if not values:
+            return queryset
+        holders = Card.keywords.through.objects.filter(keyword__slug__in=values).values("card_id")
+        return queryset.filter(id__in=holders)
 
     def filter_sort(self, queryset, name, value):
         return queryset.order_by(*SORTS.get(value, SORTS["code"]))

@@ -70,7 +70,9 @@ class Card(models.Model):
     type = models.CharField(max_length=20, choices=_choices(catalog.TYPES), db_index=True)
     subtype = models.CharField(max_length=20, choices=_subtype_choices(), db_index=True)
     rarity = models.CharField(max_length=20, choices=_choices(catalog.RARITIES), db_index=True)
-    clan = models.CharField(max_length=30, choices=_choices(catalog.CLANS), blank=True)
+    clan = models.CharField(
+        max_length=30, choices=_choices(catalog.CLANS), blank=True, db_index=True
+    )
     edition = models.ForeignKey(Edition, on_delete=models.PROTECT, related_name="cards")
 
     # A number, or null with cost_kind naming a variable cost (Felülbírálás, R 21.3).
@@ -84,7 +86,9 @@ class Card(models.Model):
     size = models.PositiveSmallIntegerField(null=True, blank=True, help_text="R 4.2.3")
     hangar_size = models.PositiveSmallIntegerField(null=True, blank=True, help_text="AMB-09")
 
-    upgrade_limit = models.CharField(max_length=4, blank=True, help_text="a number, X or ?")
+    upgrade_limit = models.CharField(
+        max_length=4, blank=True, db_index=True, help_text="a number, X or ?"
+    )
     upgrade_limit_value = models.PositiveSmallIntegerField(null=True, blank=True)
 
     bonus_speed = models.SmallIntegerField(null=True, blank=True)
