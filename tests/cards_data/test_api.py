@@ -161,3 +161,10 @@ def test_openapi_schema_and_docs(client):
     assert schema.status_code == 200
     assert b"/api/cards/{code}/" in schema.content
     assert client.get("/api/docs/").status_code == 200
+
+
+def test_error_detail_names_the_field_and_speaks_the_request_language(client, catalogue):
+    english = client.get("/api/cards/", {"q": "cost<=abc"}, HTTP_ACCEPT_LANGUAGE="en").json()
+    assert english["detail"].startswith("q: '<=' needs a number")
+    hungarian = client.get("/api/cards/", {"q": "cost<=abc"}, HTTP_ACCEPT_LANGUAGE="hu").json()
+    assert hungarian["detail"].startswith("q: A(z) '<=' után szám kell")
