@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "accounts",
     "cards_data",
+    "decks",
 ]
 
 MIDDLEWARE = [

@@ -7,6 +7,7 @@ from cards_data import views as card_views
 
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
+    path("api/", include("decks.api_urls")),
     path("api/", include("cards_data.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
@@ -17,6 +18,7 @@ urlpatterns = [
 urlpatterns += i18n_patterns(
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
+    path("decks/", include("decks.urls")),
     path("", include("cards_data.urls")),
     prefix_default_language=True,
 )

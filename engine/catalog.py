@@ -88,12 +88,13 @@ STATS = {
     "bombardment": {"hu": "bombázás", "en": "bombardment", "icon": "BMB"},
 }
 
-# R 8.1 — rarity levels, most to least frequent.
+# R 8.1 — rarity levels, most to least frequent; `weight` is the relative frequency in
+# packs (30 : 10 : 3, AMB-42); ultra-rares never come from packs (R 8.1.2).
 RARITIES = {
-    "common": {"hu": "gyakori", "en": "Common", "symbol": "moon"},
-    "uncommon": {"hu": "nem gyakori", "en": "Uncommon", "symbol": "planet"},
-    "rare": {"hu": "ritka", "en": "Rare", "symbol": "sun"},
-    "ultra_rare": {"hu": "ultraritka", "en": "Ultra-rare", "symbol": "galaxy"},
+    "common": {"hu": "gyakori", "en": "Common", "symbol": "moon", "weight": 30},
+    "uncommon": {"hu": "nem gyakori", "en": "Uncommon", "symbol": "planet", "weight": 10},
+    "rare": {"hu": "ritka", "en": "Rare", "symbol": "sun", "weight": 3},
+    "ultra_rare": {"hu": "ultraritka", "en": "Ultra-rare", "symbol": "galaxy", "weight": 0},
 }
 
 # R 8.2 — clans (no rules effect in the first edition).

@@ -1,0 +1,151 @@
+"""Writes of the decks app (HackSoft style): saving decks as versions, collections.
+
+Legality always comes from engine.deck.check_deck (R 9); this module only feeds it.
+"""
+
+from collections.abc import Iterable
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from cards_data.models import Card
+from cards_data.selectors import card_dicts
+from engine.deck import DECK_SIZE, RULESETS, check_deck
+
+from .models import CollectionEntry, Deck, DeckCard, DeckVersion
+
+MAX_DISTINCT_CARDS = 200  # a 45-card deck has at most 45; room for casual piles, not abuse
+
+
+def clean_entries(pairs: Iterable) -> list[tuple[str, int]]:
+    """Merged, sorted (code, count) pairs; a ValidationError names every bad entry."""
+    merged: dict[str, int] = {}
+    errors = []
+    for position, pair in enumerate(pairs, start=1):
+        try:
+            code, count = pair
+        except (TypeError, ValueError):
+            errors.append(f"entry {position}: expected a card code and a count")
+            continue
+        if not isinstance(code, str) or not code.strip():
+            errors.append(f"entry {position}: the card code must be a non-empty string")
+            continue
+        if isinstance(count, bool) or not isinstance(count, int):
+            errors.append(f"entry {position} ({code}): the count must be a whole number")
+            continue
+        if not 1 <= count <= DECK_SIZE:
+            errors.append(f"entry {position} ({code}): count {count} is outside 1–{DECK_SIZE}")
+            continue
+        code = code.strip().upper()
+        merged[code] = merged.get(code, 0) + count
+    if len(merged) > MAX_DISTINCT_CARDS:
+        errors.append(f"too many different cards ({len(merged)}; at most {MAX_DISTINCT_CARDS})")
+    if errors:
+        raise ValidationError(errors)
+    return sorted(merged.items())
+
+
+def problem_payload(problem) -> dict:
+    return {"code": problem.code, **problem.data}
+
+
+def validate_entries(entries: list[tuple[str, int]], ruleset: str = "original") -> list[dict]:
+    """Every R 9 problem of these (code, count) pairs, unknown codes included (R 9.7)."""
+    known = card_dicts(code for code, _ in entries)
+    pairs = [(known.get(code, code), count) for code, count in entries]
+    return [problem_payload(p) for p in check_deck(pairs, RULESETS[ruleset])]
+
+
+def _require_known(entries):
+    known = set(Card.objects.filter(code__in=[c for c, _ in entries]).values_list("code", flat=True))
+    unknown = [code for code, _ in entries if code not in known]
+    if unknown:
+        raise ValidationError([f"unknown card code {code}" for code in unknown])
+
+
+@transaction.atomic
+def save_deck(
+    owner,
+    *,
+    deck: Deck | None = None,
+    name: str,
+    cards: Iterable,
+    description: str = "",
+    ruleset: str = "original",
+    is_public: bool = False,
+    comment: str = "",
+) -> Deck:
+    """Create or update a deck; a new immutable version whenever anything changed."""
+    entries = clean_entries(cards)
+    _require_known(entries)
+    if ruleset not in RULESETS:
+        raise ValidationError([f"unknown ruleset {ruleset!r}; choose one of {', '.join(RULESETS)}"])
+    if deck is None:
+        deck = Deck(owner=owner)
+    elif deck.owner_id != owner.id:
+        raise PermissionError("only the owner may change a deck")
+    deck.name, deck.description, deck.ruleset, deck.is_public = name, description, ruleset, is_public
+    deck.save()
+    latest = deck.latest_version
+    snapshot = {"name": name, "description": description, "ruleset": ruleset, "cards": [list(e) for e in entries]}
+    if latest is None or _snapshot(latest) != snapshot:
+        number = (latest.number if latest else 0) + 1
+        DeckVersion.objects.create(deck=deck, number=number, comment=comment, **snapshot)
+        _store_current_cards(deck, entries)
+    refresh_summary(deck, entries)
+    return deck
+
+
+def _snapshot(version: DeckVersion) -> dict:
+    return {
+        "name": version.name,
+        "description": version.description,
+        "ruleset": version.ruleset,
+        "cards": [list(e) for e in version.cards],
+    }
+
+
+def _store_current_cards(deck: Deck, entries):
+    ids = dict(Card.objects.filter(code__in=[c for c, _ in entries]).values_list("code", "id"))
+    DeckCard.objects.filter(deck=deck).delete()
+    DeckCard.objects.bulk_create(DeckCard(deck=deck, card_id=ids[code], count=count) for code, count in entries)
+
+
+def refresh_summary(deck: Deck, entries):
+    races = sorted(set(Card.objects.filter(code__in=[c for c, _ in entries]).exclude(race="").values_list("race", flat=True)))
+    deck.card_count = sum(count for _, count in entries)
+    deck.races = ",".join(races)
+    deck.is_legal = not validate_entries(entries, deck.ruleset)
+    deck.save(update_fields=["card_count", "races", "is_legal"])
+
+
+def diff_entries(before: Iterable, after: Iterable) -> list[dict]:
+    """Per-card count changes from one list of (code, count) pairs to another."""
+    old, new = dict(map(tuple, before)), dict(map(tuple, after))
+    return [
+        {"code": code, "before": old.get(code, 0), "after": new.get(code, 0), "change": new.get(code, 0) - old.get(code, 0)}
+        for code in sorted(old.keys() | new.keys())
+        if old.get(code, 0) != new.get(code, 0)
+    ]
+
+
+@transaction.atomic
+def set_collection(owner, entries: Iterable, *, replace: bool = False) -> None:
+    """Record owned counts (count 0 removes a card); unknown codes refuse the whole change."""
+    counts = {}
+    for position, pair in enumerate(entries, start=1):
+        code, count = pair
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 999:
+            raise ValidationError([f"entry {position} ({code}): count must be a whole number 0–999"])
+        counts[str(code).upper()] = count
+    cards = dict(Card.objects.filter(code__in=list(counts)).values_list("code", "id"))
+    unknown = sorted(set(counts) - set(cards))
+    if unknown:
+        raise ValidationError([f"unknown card code {code}" for code in unknown])
+    if replace:
+        CollectionEntry.objects.filter(owner=owner).delete()
+    for code, count in counts.items():
+        if count == 0:
+            CollectionEntry.objects.filter(owner=owner, card_id=cards[code]).delete()
+        else:
+            CollectionEntry.objects.update_or_create(owner=owner, card_id=cards[code], defaults={"count": count})
