@@ -91,7 +91,7 @@ def check_deck(
     problems += _race_problems(known, ruleset)
     if ruleset.simplified_combat:
         problems += [
-            DeckProblem("SIMPLIFIED_COMBAT_CARD", {"name": card["name"], "code": card.get("code")})
+            DeckProblem("SIMPLIFIED_COMBAT_CARD", {"name": card["name"], "card": card.get("code")})
             for card, _ in known
             if mentions_speed_or_return_fire(card)
         ]
