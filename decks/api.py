@@ -11,14 +11,18 @@ from rest_framework.decorators import action, api_view, permission_classes
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
-
 from cards_data.selectors import card_dicts
 
 from . import services
 from .boosters import open_booster
 from .models import CollectionEntry
 from .selectors import card_index, search_decks, visible_decks
-from .serializers import DeckInputSerializer, DeckSerializer, DeckVersionSerializer, ValidateInputSerializer
+from .serializers import (
+    DeckInputSerializer,
+    DeckSerializer,
+    DeckVersionSerializer,
+    ValidateInputSerializer,
+)
 from .textformat import (
     DecklistError,
     decode_share_code,
@@ -37,7 +41,12 @@ def _drf(error: DjangoValidationError) -> ValidationError:
 
 def _line_errors(result) -> list[dict]:
     return [
-        {"line": e.line_no, "text": e.line, "message": e.message, "suggestions": list(e.suggestions)}
+        {
+            "line": e.line_no,
+            "text": e.line,
+            "message": e.message,
+            "suggestions": list(e.suggestions),
+        }
         for e in result.errors
     ]
 
@@ -77,6 +86,10 @@ class DeckViewSet(viewsets.ModelViewSet):
 
     def partial_update(self, request, *args, **kwargs):
         deck = self.get_object()
+        if not isinstance(request.data, dict):
+            raise ValidationError(
+                {"non_field_errors": ["Send a JSON object of the fields to change."]}
+            )
         current = DeckSerializer(deck).data
         merged = {key: current[key] for key in ("name", "description", "ruleset", "is_public")}
         merged["cards"] = [{"code": c["code"], "count": c["count"]} for c in current["cards"]]
@@ -93,12 +106,16 @@ class DeckViewSet(viewsets.ModelViewSet):
         except DjangoValidationError as error:
             raise _drf(error) from error
         deck = visible_decks(request.user).get(pk=deck.pk)
-        body = DeckSerializer(deck).data | {"problems": services.validate_entries(_entries(deck), deck.ruleset)}
+        body = DeckSerializer(deck).data | {
+            "problems": services.validate_entries(_entries(deck), deck.ruleset)
+        }
         return Response(body, status=status_code)
 
     def retrieve(self, request, *args, **kwargs):
         deck = self.get_object()
-        body = DeckSerializer(deck).data | {"problems": services.validate_entries(_entries(deck), deck.ruleset)}
+        body = DeckSerializer(deck).data | {
+            "problems": services.validate_entries(_entries(deck), deck.ruleset)
+        }
         return Response(body)
 
     @action(detail=True, methods=["get"])
@@ -118,13 +135,33 @@ class DeckViewSet(viewsets.ModelViewSet):
             before = int(request.query_params.get("from", after - 1))
         except ValueError as error:
             raise ValidationError({"from": ["Version numbers are whole numbers."]}) from error
-        missing = [n for n in (before, after) if n not in versions and n != 0]
+        known_before = before == 0 or before in versions  # 0: the empty deck before version 1
+        missing = [
+            n for n, known in ((before, known_before), (after, after in versions)) if not known
+        ]
         if missing:
-            raise ValidationError({"versions": [f"This deck has no version {n} (it has 1–{latest})." for n in missing]})
+            raise ValidationError(
+                {
+                    "versions": [
+                        f"This deck has no version {n} (it has 1–{latest})." for n in missing
+                    ]
+                }
+            )
         old = versions[before].cards if before else []
-        return Response({"from": before, "to": after, "changes": services.diff_entries(old, versions[after].cards)})
+        return Response(
+            {
+                "from": before,
+                "to": after,
+                "changes": services.diff_entries(old, versions[after].cards),
+            }
+        )
 
-    @extend_schema(parameters=[OpenApiParameter("format", str, enum=["text", "json", "share"]), OpenApiParameter("lang", str, enum=["hu", "en"])])
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("format", str, enum=["text", "json", "share"]),
+            OpenApiParameter("lang", str, enum=["hu", "en"]),
+        ]
+    )
     @action(detail=True, methods=["get"])
     def export(self, request, pk=None):
         deck = self.get_object()
@@ -132,10 +169,14 @@ class DeckViewSet(viewsets.ModelViewSet):
         lang = "en" if request.query_params.get("lang") == "en" else "hu"
         entries = _card_entries(_entries(deck))
         if fmt == "text":
-            return HttpResponse(export_text(entries, lang), content_type="text/plain; charset=utf-8")
+            return HttpResponse(
+                export_text(entries, lang), content_type="text/plain; charset=utf-8"
+            )
         if fmt == "json":
             meta = {"name": deck.name, "ruleset": deck.ruleset}
-            return HttpResponse(export_json(entries, meta), content_type="application/json; charset=utf-8")
+            return HttpResponse(
+                export_json(entries, meta), content_type="application/json; charset=utf-8"
+            )
         if fmt == "share":
             return Response({"code": encode_share_code(entries)})
         raise ValidationError({"format": [f"Unknown format '{fmt}'. Use text, json or share."]})
@@ -179,7 +220,18 @@ def validate(request):
     )
 
 
-@extend_schema(request={"multipart/form-data": {"type": "object", "properties": {"file": {"type": "string", "format": "binary"}, "format": {"type": "string"}, "text": {"type": "string"}}}})
+@extend_schema(
+    request={
+        "multipart/form-data": {
+            "type": "object",
+            "properties": {
+                "file": {"type": "string", "format": "binary"},
+                "format": {"type": "string"},
+                "text": {"type": "string"},
+            },
+        }
+    }
+)
 @api_view(["POST"])
 @permission_classes([permissions.AllowAny])
 def import_deck(request):
@@ -187,7 +239,12 @@ def import_deck(request):
 
     Nothing is stored; the builder (or a POST to /api/decks/) saves the result.
     """
+    if not isinstance(request.data, dict):
+        raise ValidationError({"non_field_errors": ["Send 'text' or 'file', and 'format'."]})
     fmt = request.data.get("format", "text")
+    readers = {"text": parse_decklist, "json": parse_json, "share": decode_share_code}
+    if not isinstance(fmt, str) or fmt not in readers:
+        raise ValidationError({"format": [f"Unknown format '{fmt}'. Use text, json or share."]})
     upload = request.FILES.get("file")
     if upload is not None:
         try:
@@ -198,9 +255,6 @@ def import_deck(request):
         text = request.data.get("text", "")
     if not isinstance(text, str) or not text.strip():
         raise ValidationError({"text": ["Paste a decklist or upload a file."]})
-    readers = {"text": parse_decklist, "json": parse_json, "share": decode_share_code}
-    if fmt not in readers:
-        raise ValidationError({"format": [f"Unknown format '{fmt}'. Use text, json or share."]})
     result = readers[fmt](text.strip() if fmt == "share" else text, card_index())
     body = {
         "cards": [{"code": code, "count": count} for code, count in result.entries],
@@ -218,12 +272,23 @@ def collection(request):
         cards = request.data.get("cards") if isinstance(request.data, dict) else None
         if not isinstance(cards, list):
             raise ValidationError({"cards": ["Send 'cards': a list of {code, count}."]})
+        bad = [n for n, c in enumerate(cards, 1) if not isinstance(c, dict)]
+        if bad:
+            raise ValidationError(
+                {"cards": [f"entry {n}: expected an object with 'code' and 'count'" for n in bad]}
+            )
         try:
-            services.set_collection(request.user, ((c.get("code"), c.get("count")) for c in cards if isinstance(c, dict)), replace=request.method == "PUT")
+            services.set_collection(
+                request.user,
+                ((c.get("code"), c.get("count")) for c in cards),
+                replace=request.method == "PUT",
+            )
         except DjangoValidationError as error:
             raise _drf(error) from error
     rows = CollectionEntry.objects.filter(owner=request.user).select_related("card")
-    return Response({"cards": [{"code": e.card.code, "count": e.count, "name": e.card.name} for e in rows]})
+    return Response(
+        {"cards": [{"code": e.card.code, "count": e.count, "name": e.card.name} for e in rows]}
+    )
 
 
 @api_view(["POST"])
@@ -233,12 +298,22 @@ def open_booster_view(request):
     seed = secrets.token_hex(8)
     cards = list(card_dicts().values())
     pack = open_booster(cards, seed)
-    owned = dict(CollectionEntry.objects.filter(owner=request.user).values_list("card__code", "count"))
+    owned = dict(
+        CollectionEntry.objects.filter(owner=request.user).values_list("card__code", "count")
+    )
     changes = {}
     for card in pack:
         changes[card["code"]] = changes.get(card["code"], owned.get(card["code"], 0)) + 1
-    services.set_collection(request.user, changes.items())
-    return Response({"seed": seed, "cards": [{"code": c["code"], "name": c["name"], "rarity": c["rarity"]} for c in pack]})
+    try:
+        services.set_collection(request.user, changes.items())
+    except DjangoValidationError as error:
+        raise _drf(error) from error
+    return Response(
+        {
+            "seed": seed,
+            "cards": [{"code": c["code"], "name": c["name"], "rarity": c["rarity"]} for c in pack],
+        }
+    )
 
 
 def get_visible_deck_or_404(user, pk):
@@ -246,6 +321,3 @@ def get_visible_deck_or_404(user, pk):
         return get_object_or_404(visible_decks(user), pk=int(pk))
     except (TypeError, ValueError) as error:
         raise Http404 from error
-
-
-

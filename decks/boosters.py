@@ -22,11 +22,15 @@ def open_booster(cards: list[dict], seed: int | str, size: int = BOOSTER_SIZE) -
     total = sum(weights.values())
     pack = []
     for _ in range(size):
-        roll = rng.random() * total
-        for rarity, weight in weights.items():
-            roll -= weight
-            if roll < 0:
-                break
-        pool = by_rarity[rarity]
+        pool = by_rarity[_pick_rarity(weights, rng.random() * total)]
         pack.append(pool[int(rng.random() * len(pool))])
     return pack
+
+
+def _pick_rarity(weights: dict[str, int], roll: float) -> str:
+    """The rarity whose share of the weight line [0, total) contains `roll`."""
+    for rarity, weight in weights.items():
+        if roll < weight:
+            return rarity
+        roll -= weight
+    return rarity  # float rounding at the very end of the line

@@ -22,17 +22,23 @@ assert {key for key, _label in RULESET_CHOICES} == set(RULESETS)
 
 
 class Deck(models.Model):
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decks")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decks"
+    )
     name = models.CharField(_("name"), max_length=100)
     description = models.TextField(_("description"), blank=True, max_length=5000)
-    ruleset = models.CharField(_("ruleset"), max_length=20, choices=RULESET_CHOICES, default="original")
+    ruleset = models.CharField(
+        _("ruleset"), max_length=20, choices=RULESET_CHOICES, default="original"
+    )
     is_public = models.BooleanField(_("public"), default=False)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
     # Read model of the latest version, for browsing and search (services.refresh_summary).
     card_count = models.PositiveSmallIntegerField(default=0)
-    races = models.CharField(max_length=200, blank=True, help_text="comma-separated race identifiers")
+    races = models.CharField(
+        max_length=200, blank=True, help_text="comma-separated race identifiers"
+    )
     is_legal = models.BooleanField(default=False, db_index=True)
     cards = models.ManyToManyField(Card, through="DeckCard", related_name="decks")
 
@@ -62,8 +68,13 @@ class DeckCard(models.Model):
     count = models.PositiveSmallIntegerField()
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["deck", "card"], name="one_row_per_card_in_deck")]
+        constraints = [
+            models.UniqueConstraint(fields=["deck", "card"], name="one_row_per_card_in_deck")
+        ]
         ordering = ["card__code"]
+
+    def __str__(self):
+        return f"{self.count} × {self.card_id} in deck {self.deck_id}"
 
 
 class DeckVersion(models.Model):
@@ -79,7 +90,9 @@ class DeckVersion(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["deck", "number"], name="version_numbers_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["deck", "number"], name="version_numbers_unique")
+        ]
         ordering = ["deck", "-number"]
 
     def __str__(self):
@@ -94,10 +107,17 @@ class DeckVersion(models.Model):
 class CollectionEntry(models.Model):
     """How many copies of a card a user owns."""
 
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="collection")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="collection"
+    )
     card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="owned_by")
     count = models.PositiveIntegerField()
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["owner", "card"], name="one_row_per_owned_card")]
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "card"], name="one_row_per_owned_card")
+        ]
         ordering = ["card__code"]
+
+    def __str__(self):
+        return f"{self.owner_id} owns {self.count} × card {self.card_id}"

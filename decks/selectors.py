@@ -6,7 +6,6 @@ from django.db.models import Q
 
 from cards_data.models import Card
 from cards_data.search.normalize import fold
-
 from engine.catalog import RACES
 
 from .models import Deck
@@ -25,14 +24,23 @@ def race_id(value: str) -> str | None:
     """A race identifier from its identifier, Hungarian or English name (accent-insensitive)."""
     wanted = fold(value).replace(" ", "_")
     for race, names in RACES.items():
-        if wanted in (race, fold(names["hu"]).replace(" ", "_"), fold(names["en"]).replace(" ", "_")):
+        if wanted in (
+            race,
+            fold(names["hu"]).replace(" ", "_"),
+            fold(names["en"]).replace(" ", "_"),
+        ):
             return race
     return None
 
 
 def has_race(race: str) -> Q:
     """Deck.races is a comma-separated list: match whole items only."""
-    return Q(races=race) | Q(races__startswith=f"{race},") | Q(races__endswith=f",{race}") | Q(races__contains=f",{race},")
+    return (
+        Q(races=race)
+        | Q(races__startswith=f"{race},")
+        | Q(races__endswith=f",{race}")
+        | Q(races__contains=f",{race},")
+    )
 
 
 def card_index() -> CardIndex:
@@ -72,5 +80,8 @@ def search_decks(decks, query: str):
         elif field in ("legal", "legalis", "szabalyos"):
             decks = decks.filter(is_legal=fold(value) in ("yes", "igen", "true", "1"))
         else:
-            return decks.none(), f"Unknown deck search field '{field}'. Use has:, race:, author: or legal:."
+            return (
+                decks.none(),
+                f"Unknown deck search field '{field}'. Use has:, race:, author: or legal:.",
+            )
     return decks.distinct(), None

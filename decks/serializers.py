@@ -12,7 +12,9 @@ class EntrySerializer(serializers.Serializer):
 
 class DeckInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=100)
-    description = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")
+    description = serializers.CharField(
+        max_length=5000, required=False, allow_blank=True, default=""
+    )
     ruleset = serializers.ChoiceField(choices=list(RULESETS), default="original")
     is_public = serializers.BooleanField(default=False)
     comment = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
@@ -29,11 +31,15 @@ class ValidateInputSerializer(serializers.Serializer):
 
     ruleset = serializers.ChoiceField(choices=list(RULESETS), default="original")
     cards = EntrySerializer(many=True, required=False)
-    text = serializers.CharField(required=False, allow_blank=True, max_length=200_000, trim_whitespace=False)
+    text = serializers.CharField(
+        required=False, allow_blank=True, max_length=200_000, trim_whitespace=False
+    )
 
     def validate(self, attrs):
         if "cards" not in attrs and "text" not in attrs:
-            raise serializers.ValidationError("Send either 'cards' (a list of {code, count}) or 'text' (a decklist).")
+            raise serializers.ValidationError(
+                "Send either 'cards' (a list of {code, count}) or 'text' (a decklist)."
+            )
         return attrs
 
 
@@ -52,7 +58,10 @@ class DeckSerializer(serializers.ModelSerializer):
         ]  # fmt: skip
 
     def get_cards(self, deck) -> list[dict]:
-        return [{"code": e.card.code, "count": e.count, "name": e.card.name, "name_en": e.card.name_en} for e in deck.entries.all()]
+        return [
+            {"code": e.card.code, "count": e.count, "name": e.card.name, "name_en": e.card.name_en}
+            for e in deck.entries.all()
+        ]
 
     def get_version(self, deck) -> int:
         return max((v.number for v in deck.versions.all()), default=0)

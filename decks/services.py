@@ -57,7 +57,9 @@ def validate_entries(entries: list[tuple[str, int]], ruleset: str = "original") 
 
 
 def _require_known(entries):
-    known = set(Card.objects.filter(code__in=[c for c, _ in entries]).values_list("code", flat=True))
+    known = set(
+        Card.objects.filter(code__in=[c for c, _ in entries]).values_list("code", flat=True)
+    )
     unknown = [code for code, _ in entries if code not in known]
     if unknown:
         raise ValidationError([f"unknown card code {code}" for code in unknown])
@@ -84,10 +86,20 @@ def save_deck(
         deck = Deck(owner=owner)
     elif deck.owner_id != owner.id:
         raise PermissionError("only the owner may change a deck")
-    deck.name, deck.description, deck.ruleset, deck.is_public = name, description, ruleset, is_public
+    deck.name, deck.description, deck.ruleset, deck.is_public = (
+        name,
+        description,
+        ruleset,
+        is_public,
+    )
     deck.save()
     latest = deck.latest_version
-    snapshot = {"name": name, "description": description, "ruleset": ruleset, "cards": [list(e) for e in entries]}
+    snapshot = {
+        "name": name,
+        "description": description,
+        "ruleset": ruleset,
+        "cards": [list(e) for e in entries],
+    }
     if latest is None or _snapshot(latest) != snapshot:
         number = (latest.number if latest else 0) + 1
         DeckVersion.objects.create(deck=deck, number=number, comment=comment, **snapshot)
@@ -108,11 +120,19 @@ def _snapshot(version: DeckVersion) -> dict:
 def _store_current_cards(deck: Deck, entries):
     ids = dict(Card.objects.filter(code__in=[c for c, _ in entries]).values_list("code", "id"))
     DeckCard.objects.filter(deck=deck).delete()
-    DeckCard.objects.bulk_create(DeckCard(deck=deck, card_id=ids[code], count=count) for code, count in entries)
+    DeckCard.objects.bulk_create(
+        DeckCard(deck=deck, card_id=ids[code], count=count) for code, count in entries
+    )
 
 
 def refresh_summary(deck: Deck, entries):
-    races = sorted(set(Card.objects.filter(code__in=[c for c, _ in entries]).exclude(race="").values_list("race", flat=True)))
+    races = sorted(
+        set(
+            Card.objects.filter(code__in=[c for c, _ in entries])
+            .exclude(race="")
+            .values_list("race", flat=True)
+        )
+    )
     deck.card_count = sum(count for _, count in entries)
     deck.races = ",".join(races)
     deck.is_legal = not validate_entries(entries, deck.ruleset)
@@ -123,7 +143,12 @@ def diff_entries(before: Iterable, after: Iterable) -> list[dict]:
     """Per-card count changes from one list of (code, count) pairs to another."""
     old, new = dict(map(tuple, before)), dict(map(tuple, after))
     return [
-        {"code": code, "before": old.get(code, 0), "after": new.get(code, 0), "change": new.get(code, 0) - old.get(code, 0)}
+        {
+            "code": code,
+            "before": old.get(code, 0),
+            "after": new.get(code, 0),
+            "change": new.get(code, 0) - old.get(code, 0),
+        }
         for code in sorted(old.keys() | new.keys())
         if old.get(code, 0) != new.get(code, 0)
     ]
@@ -136,7 +161,9 @@ def set_collection(owner, entries: Iterable, *, replace: bool = False) -> None:
     for position, pair in enumerate(entries, start=1):
         code, count = pair
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 999:
-            raise ValidationError([f"entry {position} ({code}): count must be a whole number 0–999"])
+            raise ValidationError(
+                [f"entry {position} ({code}): count must be a whole number 0–999"]
+            )
         counts[str(code).upper()] = count
     cards = dict(Card.objects.filter(code__in=list(counts)).values_list("code", "id"))
     unknown = sorted(set(counts) - set(cards))
@@ -148,4 +175,6 @@ def set_collection(owner, entries: Iterable, *, replace: bool = False) -> None:
         if count == 0:
             CollectionEntry.objects.filter(owner=owner, card_id=cards[code]).delete()
         else:
-            CollectionEntry.objects.update_or_create(owner=owner, card_id=cards[code], defaults={"count": count})
+            CollectionEntry.objects.update_or_create(
+                owner=owner, card_id=cards[code], defaults={"count": count}
+            )

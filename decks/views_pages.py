@@ -1,10 +1,705 @@
-"""Deck pages other than the builder (owned by the deck-pages work; see decks/urls.py)."""
+"""Deck pages other than the builder: list, detail (stats, odds, sample hand), versions,
+compare, print sheet, import and collection.
 
-from django.http import Http404
+Views stay thin: reads are the helpers below (selectors style) or decks.selectors;
+writes go through decks.services; legality is always engine.deck.check_deck's answer
+(R 9) through services.validate_entries.
+"""
+
+import secrets
+from datetime import date
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.db.models import Count
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language, gettext
+from django.views.decorators.http import require_http_methods
+
+from cards_data.models import Card
+from cards_data.search import QuerySyntaxError, search_cards
+from cards_data.selectors import card_dicts
+from engine import catalog
+from engine.deck import DECK_SIZE
+
+from . import services
+from .boosters import open_booster
+from .forms import CollectionForm, CompareForm, ImportForm, detect_format
+from .models import RULESET_CHOICES, CollectionEntry, Deck
+from .selectors import card_index, has_race, search_decks, visible_decks
+from .stats import (
+    CURVE_TOP,
+    NO_RACE,
+    OPENING_HAND,
+    VARIABLE_COST,
+    deck_stats,
+    p_at_least_one,
+    p_at_least_one_with_mulligan,
+    sample_hand,
+)
+from .textformat import (
+    MAX_UPLOAD_BYTES,
+    TYPE_HEADERS,
+    DecklistError,
+    decode_share_code,
+    decode_upload,
+    encode_share_code,
+    message,
+    parse_decklist,
+    parse_json,
+)
+
+DECKS_PER_PAGE = 20
+MAX_SEED_LENGTH = 64
+COMPARE_CHOICES = 200  # decks offered in the compare form's menus
+
+# --------------------------------------------------------------------------- labels
 
 
-def _todo(request, *args, **kwargs):
-    raise Http404("not built yet")
+def _lang() -> str:
+    return "en" if (get_language() or "hu").startswith("en") else "hu"
 
 
-deck_list = deck_detail = import_page = compare = collection_page = print_decklist = versions = _todo
+def race_label(race: str | None, lang: str | None = None) -> str:
+    lang = lang or _lang()
+    if not race or race == NO_RACE:
+        return "No race" if lang == "en" else "Faj nélkül"
+    names = catalog.RACES.get(race)
+    return names[lang] if names else race
+
+
+def type_label(type_: str, lang: str | None = None, plural: bool = False) -> str:
+    lang = lang or _lang()
+    table = TYPE_HEADERS if plural else catalog.TYPES
+    names = table.get(type_)
+    if names:
+        return names[lang]
+    return "Other" if lang == "en" else "Egyéb"
+
+
+def subtype_label(subtype: str, lang: str | None = None) -> str:
+    lang = lang or _lang()
+    type_ = catalog.SUBTYPE_TYPE.get(subtype)
+    names = catalog.SUBTYPES.get(type_, {}).get(subtype)
+    return names[lang] if names else subtype
+
+
+def ruleset_label(ruleset: str) -> str:
+    return str(dict(RULESET_CHOICES).get(ruleset, ruleset))
+
+
+# R 9.7: one message per problem code, in both languages (%-style, named parameters).
+PROBLEM_MESSAGES = {
+    "DECK_SIZE": {
+        "en": "The colony has %(count)d cards; it must have exactly %(required)d (R 9.1).",
+        "hu": "A kolóniában %(count)d lap van; pontosan %(required)d kell (R 9.1).",
+    },
+    "COPY_LIMIT": {
+        "en": "%(count)d copies of “%(name)s”: at most %(max)d cards of the same name are allowed (R 9.2).",
+        "hu": "„%(name)s”: %(count)d példány; azonos nevű lapból legfeljebb %(max)d lehet (R 9.2).",
+    },
+    "OPPOSING_RACES": {
+        "en": "%(a)s and %(b)s are opposing races: a colony cannot contain both (R 9.3).",
+        "hu": "%(a)s és %(b)s ellentétes fajok: egy kolóniában nem lehetnek együtt (R 9.3).",
+    },
+    "TOO_MANY_RACES": {
+        "en": "The colony has %(n)d races (%(races)s); this variant allows at most %(max)d (R 9.5.2).",
+        "hu": "A kolóniában %(n)d faj van (%(races)s); ez a változat legfeljebb %(max)d fajt enged (R 9.5.2).",
+    },
+    "SIMPLIFIED_COMBAT_CARD": {
+        "en": "“%(name)s” refers to speed or returning fire, so it cannot be used with the simplified combat system (R 9.5.4).",
+        "hu": "„%(name)s” sebességre vagy viszonttűzre hivatkozik, ezért az egyszerűsített harcrendszerrel nem használható (R 9.5.4).",
+    },
+    "UNKNOWN_CARD": {
+        "en": "Unknown card “%(card)s” (%(count)d copies) (R 9.7).",
+        "hu": "Ismeretlen lap: „%(card)s” (%(count)d példány) (R 9.7).",
+    },
+}
+UNKNOWN_PROBLEM = {"en": "Problem %(code)s.", "hu": "Hiba: %(code)s."}
+
+
+def problem_message(problem: dict, lang: str | None = None) -> str:
+    """A person's sentence for one services.validate_entries problem."""
+    lang = lang or _lang()
+    code = problem.get("code", "")
+    params = dict(problem)
+    if code == "OPPOSING_RACES":
+        a, b = problem["pair"]
+        params.update(a=race_label(a, lang), b=race_label(b, lang))
+    elif code == "TOO_MANY_RACES":
+        params.update(
+            n=len(problem["races"]), races=", ".join(race_label(r, lang) for r in problem["races"])
+        )
+    template = PROBLEM_MESSAGES.get(code, UNKNOWN_PROBLEM)[lang]
+    try:
+        return template % params
+    except (KeyError, TypeError, ValueError):
+        return UNKNOWN_PROBLEM[lang] % {"code": code}
+
+
+def problem_rows(problems: list[dict]) -> list[dict]:
+    lang = _lang()
+    return [{"code": p["code"], "message": problem_message(p, lang)} for p in problems]
+
+
+# --------------------------------------------------------------------------- reads
+
+
+def visible_deck_or_404(user, pk) -> Deck:
+    """The deck if this user may see it (public or theirs); otherwise 404, never 403."""
+    return get_object_or_404(visible_decks(user), pk=pk)
+
+
+def deck_entries(deck: Deck) -> list[tuple[str, int]]:
+    return [(entry.card.code, entry.count) for entry in deck.entries.all()]
+
+
+def version_number(deck: Deck) -> int:
+    return max((v.number for v in deck.versions.all()), default=0)
+
+
+def cards_by_code(codes) -> dict[str, Card]:
+    return {card.code: card for card in Card.objects.filter(code__in=list(set(codes)))}
+
+
+def _card_sort_key(card: Card):
+    return (card.credit_cost is None, card.credit_cost or 0, card.display_name.casefold())
+
+
+def grouped_entries(rows: list[tuple[Card, int]]) -> list[dict]:
+    """(card, count) rows grouped by type in rulebook order (R 4.1), with subtotals."""
+    lang = _lang()
+    order = {type_: position for position, type_ in enumerate(catalog.TYPES)}
+    groups: dict[str, list] = {}
+    for card, count in sorted(rows, key=lambda row: _card_sort_key(row[0])):
+        groups.setdefault(card.type, []).append({"card": card, "count": count})
+    return [
+        {
+            "type": type_,
+            "label": type_label(type_, lang, plural=True),
+            "rows": groups[type_],
+            "total": sum(row["count"] for row in groups[type_]),
+        }
+        for type_ in sorted(groups, key=lambda t: order.get(t, len(order)))
+    ]
+
+
+def _bars(counts: dict[str, int], label) -> list[dict]:
+    top = max(counts.values(), default=0) or 1
+    return [
+        {"key": key, "label": label(key), "count": n, "pct": round(100 * n / top, 1)}
+        for key, n in counts.items()
+        if n
+    ]
+
+
+def curve_chart(curve: dict[str, int]) -> dict:
+    """An inline SVG column chart of the credit-cost curve (no JavaScript)."""
+    top = max(curve.values(), default=0) or 1
+    width, height, gap, base = 22, 100, 6, 118
+    columns = []
+    for position, (label, n) in enumerate(curve.items()):
+        h = round(height * n / top, 1)
+        x = position * (width + gap) + 4
+        columns.append(
+            {
+                "label": label,
+                "count": n,
+                "x": x,
+                "y": round(base - h, 1),
+                "h": h,
+                "mid": x + width / 2,
+                "label_y": round(base - h - 3, 1),
+            }
+        )
+    return {
+        "columns": columns,
+        "bar_width": width,
+        "width": len(columns) * (width + gap) + 4,
+        "base": base,
+        "axis_y": base + 14,
+    }
+
+
+def deck_statistics(card_entries: list[tuple[dict, int]]) -> dict:
+    lang = _lang()
+    stats = deck_stats(card_entries)
+    stats["curve_chart"] = curve_chart(stats["curve"])
+    stats["type_bars"] = _bars(stats["types"], lambda t: type_label(t, lang))
+    stats["subtype_bars"] = _bars(stats["subtypes"], lambda s: subtype_label(s, lang))
+    stats["race_bars"] = _bars(stats["races"], lambda r: race_label(r, lang))
+    stats["stat_rows"] = [
+        {"key": key, "label": names[lang], "icon": names["icon"], "total": stats["ship_stats"][key]}
+        for key, names in catalog.STATS.items()
+    ]
+    stats["variable_cost"] = VARIABLE_COST
+    stats["curve_top"] = CURVE_TOP
+    return stats
+
+
+def _percent(fraction) -> float:
+    return float(fraction) * 100
+
+
+def odds(copies: int, total: int) -> dict | None:
+    """R 10.4/10.5: P(at least one of `copies` in the opening 5), without and with the mulligan."""
+    if total <= 0:
+        return None
+    hand = min(OPENING_HAND, total)
+    copies = min(copies, total)
+    first = p_at_least_one(copies, total, hand)
+    mulligan = p_at_least_one_with_mulligan(copies, total, hand)
+    return {
+        "copies": copies,
+        "opening": _percent(first),
+        "opening_exact": f"{first.numerator}/{first.denominator}",
+        "mulligan": _percent(mulligan),
+        "mulligan_exact": f"{mulligan.numerator}/{mulligan.denominator}",
+    }
+
+
+def query_odds(query: str, entries: list[tuple[str, int]], total: int) -> dict:
+    """Cards of the deck matching a card-search query (restricted to the deck's codes)."""
+    counts = dict(entries)
+    try:
+        matched = search_cards(query, Card.objects.filter(code__in=list(counts)))
+        codes = sorted(set(matched.values_list("code", flat=True)))
+    except QuerySyntaxError as error:
+        return {"query": query, "error": error.message}
+    copies = sum(counts[code] for code in codes)
+    return {"query": query, "codes": codes, "copies": copies, "odds": odds(copies, total)}
+
+
+def _seed(value: str | None) -> str | None:
+    if value is None:
+        return None
+    value = value.strip()
+    return value[:MAX_SEED_LENGTH] if value else None
+
+
+def opening_hand(card_entries: list[tuple[dict, int]], seed: str, cards: dict[str, Card]):
+    return [cards[card["code"]] for card in sample_hand(card_entries, seed)]
+
+
+def export_links(deck: Deck) -> list[dict]:
+    url = reverse("deck-export", args=[deck.pk])
+    return [
+        {"label": gettext("Text (Hungarian)"), "url": f"{url}?format=text&lang=hu"},
+        {"label": gettext("Text (English)"), "url": f"{url}?format=text&lang=en"},
+        {"label": "JSON", "url": f"{url}?format=json"},
+        {"label": gettext("Share code (JSON)"), "url": f"{url}?format=share"},
+    ]
+
+
+def race_chips(races) -> list[dict]:
+    lang = _lang()
+    order = list(catalog.RACES)
+    ordered = sorted(races, key=lambda r: order.index(r) if r in order else len(order))
+    return [{"race": race, "label": race_label(race, lang)} for race in ordered]
+
+
+def _query_string(params: dict, **changes) -> str:
+    """A list URL's query with some parameters changed; a changed filter resets the page."""
+    merged = {**params, **changes}
+    return "?" + urlencode({k: v for k, v in merged.items() if v not in (None, "") and k != "page"})
+
+
+# --------------------------------------------------------------------------- deck list
+
+
+@require_http_methods(["GET", "HEAD"])
+def deck_list(request):
+    user = request.user
+    decks = visible_decks(user).prefetch_related(None).select_related("owner")
+    mine = user.is_authenticated and request.GET.get("mine") == "1"
+    if mine:
+        decks = decks.filter(owner=user)
+    race = request.GET.get("race", "")
+    if race in catalog.RACES:
+        decks = decks.filter(has_race(race))
+    else:
+        race = ""
+    legal = request.GET.get("legal", "")
+    if legal in ("yes", "no"):
+        decks = decks.filter(is_legal=legal == "yes")
+    else:
+        legal = ""
+    query = request.GET.get("q", "")
+    decks, error = search_decks(decks, query)
+    page = Paginator(decks.order_by("-updated", "-pk"), DECKS_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    params = {"q": query, "race": race, "legal": legal, "mine": "1" if mine else ""}
+    lang = _lang()
+    rows = [{"deck": deck, "races": race_chips(deck.race_list)} for deck in page]
+    context = {
+        "page": page,
+        "rows": rows,
+        "query": query,
+        "error": error,
+        "mine": mine,
+        "race": race,
+        "legal": legal,
+        "race_links": [
+            {
+                "race": key,
+                "label": names[lang],
+                "url": _query_string(params, race=key),
+                "active": key == race,
+            }
+            for key, names in catalog.RACES.items()
+        ],
+        "all_races_url": _query_string(params, race=""),
+        "legal_links": [
+            {"value": "", "label": gettext("All"), "url": _query_string(params, legal="")},
+            {"value": "yes", "label": gettext("Legal"), "url": _query_string(params, legal="yes")},
+            {
+                "value": "no",
+                "label": gettext("Not legal"),
+                "url": _query_string(params, legal="no"),
+            },
+        ],
+        "mine_url": _query_string(params, mine="" if mine else "1"),
+        "page_query": urlencode({k: v for k, v in params.items() if v}),
+    }
+    return render(request, "decks/deck_list.html", context, status=400 if error else 200)
+
+
+# --------------------------------------------------------------------------- deck detail
+
+
+@require_http_methods(["GET", "HEAD"])
+def deck_detail(request, pk):
+    deck = visible_deck_or_404(request.user, pk)
+    entries = deck_entries(deck)
+    cards = {entry.card.code: entry.card for entry in deck.entries.all()}
+    dicts = card_dicts(code for code, _ in entries)
+    card_entries = [(dicts[code], count) for code, count in entries if code in dicts]
+    total = sum(count for _, count in entries)
+    problems = services.validate_entries(entries, deck.ruleset)
+    card_odds = [
+        {"card": cards[code], "count": count, "odds": odds(count, total)}
+        for code, count in sorted(entries, key=lambda e: (-e[1], _card_sort_key(cards[e[0]])))
+    ]
+    match = request.GET.get("match", "").strip()
+    seed = _seed(request.GET.get("hand"))
+    context = {
+        "deck": deck,
+        "is_owner": request.user.is_authenticated and deck.owner_id == request.user.id,
+        "version": version_number(deck),
+        "total": total,
+        "deck_size": DECK_SIZE,
+        "groups": grouped_entries([(cards[code], count) for code, count in entries]),
+        "problems": problem_rows(problems),
+        "legal": not problems,
+        "ruleset_label": ruleset_label(deck.ruleset),
+        "races": race_chips(deck.race_list),
+        "stats": deck_statistics(card_entries),
+        "card_odds": card_odds,
+        "match": query_odds(match, entries, total) if match else None,
+        "match_query": match,
+        "hand": opening_hand(card_entries, seed, cards) if seed else None,
+        "hand_seed": seed,
+        "next_seed": secrets.token_hex(4),
+        "export_links": export_links(deck),
+        "share_code": encode_share_code(entries) if entries else "",
+    }
+    return render(request, "decks/deck_detail.html", context)
+
+
+# --------------------------------------------------------------------------- versions
+
+
+def _int_param(value):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def version_diff_rows(changes: list[dict]) -> list[dict]:
+    cards = cards_by_code(change["code"] for change in changes)
+    return [
+        {**change, "card": cards.get(change["code"]), "amount": abs(change["change"])}
+        for change in changes
+    ]
+
+
+@require_http_methods(["GET", "HEAD"])
+def versions(request, pk):
+    """History, and the changes between any two versions (`?from=&to=`; 0 is the empty deck)."""
+    deck = visible_deck_or_404(request.user, pk)
+    history = sorted(deck.versions.all(), key=lambda v: -v.number)
+    by_number = {v.number: v for v in history}
+    rows = [{"version": v, "count": sum(count for _, count in v.cards)} for v in history]
+    latest = history[0].number if history else 0
+    errors = []
+    raw_from, raw_to = request.GET.get("from", ""), request.GET.get("to", "")
+    to_number = _int_param(raw_to) if raw_to else latest
+    from_number = _int_param(raw_from) if raw_from else max((to_number or 0) - 1, 0)
+    for raw, number in ((raw_from, from_number), (raw_to, to_number)):
+        if number is None:
+            errors.append(gettext("“%(value)s” is not a version number.") % {"value": raw[:20]})
+        elif number != 0 and number not in by_number:
+            errors.append(
+                gettext("This deck has no version %(number)s (it has 1–%(latest)s).")
+                % {"number": number, "latest": latest}
+            )
+    diff = None
+    if not errors and to_number:
+        before = by_number[from_number].cards if from_number else []
+        changes = services.diff_entries(before, by_number[to_number].cards)
+        diff = {
+            "from": by_number.get(from_number),
+            "to": by_number[to_number],
+            "rows": version_diff_rows(changes),
+            "added": sum(c["change"] for c in changes if c["change"] > 0),
+            "removed": -sum(c["change"] for c in changes if c["change"] < 0),
+        }
+    context = {
+        "deck": deck,
+        "rows": rows,
+        "diff": diff,
+        "errors": errors,
+        "from_number": from_number,
+        "to_number": to_number,
+    }
+    return render(request, "decks/versions.html", context, status=400 if errors else 200)
+
+
+# --------------------------------------------------------------------------- compare
+
+
+def compare_choices(user, *extra: Deck) -> list[tuple[int, str]]:
+    decks = list(
+        visible_decks(user)
+        .prefetch_related(None)
+        .order_by("-updated", "-pk")
+        .values_list("pk", "name", "owner__username")[:COMPARE_CHOICES]
+    )
+    seen = {pk for pk, _, _ in decks}
+    decks += [(d.pk, d.name, d.owner.username) for d in extra if d and d.pk not in seen]
+    return [(pk, f"{name} — {owner} (#{pk})") for pk, name, owner in decks]
+
+
+@require_http_methods(["GET", "HEAD"])
+def compare(request):
+    user = request.user
+    form = CompareForm(request.GET or None)
+    deck_a = deck_b = diff = None
+    status = 200
+    if request.GET:
+        if form.is_valid():
+            deck_a = visible_deck_or_404(user, form.cleaned_data["a"])
+            deck_b = visible_deck_or_404(user, form.cleaned_data["b"])
+            entries_a, entries_b = deck_entries(deck_a), deck_entries(deck_b)
+            changes = services.diff_entries(entries_a, entries_b)
+            shared = sum(min(dict(entries_a).get(c, 0), n) for c, n in entries_b)
+            diff = {"rows": version_diff_rows(changes), "shared": shared}
+        else:
+            status = 400
+    form.set_choices(compare_choices(user, deck_a, deck_b))
+    context = {
+        "form": form,
+        "a": deck_a,
+        "b": deck_b,
+        "diff": diff,
+        "a_races": race_chips(deck_a.race_list) if deck_a else [],
+        "b_races": race_chips(deck_b.race_list) if deck_b else [],
+    }
+    return render(request, "decks/compare.html", context, status=status)
+
+
+# --------------------------------------------------------------------------- print
+
+
+@require_http_methods(["GET", "HEAD"])
+def print_decklist(request, pk):
+    deck = visible_deck_or_404(request.user, pk)
+    rows = [(entry.card, entry.count) for entry in deck.entries.all()]
+    context = {
+        "deck": deck,
+        "groups": grouped_entries(rows),
+        "total": sum(count for _, count in rows),
+        "deck_size": DECK_SIZE,
+        "today": date.today(),
+        "ruleset_label": ruleset_label(deck.ruleset),
+        "races": race_chips(deck.race_list),
+        "version": version_number(deck),
+    }
+    return render(request, "decks/print.html", context)
+
+
+# --------------------------------------------------------------------------- import
+
+
+READERS = {"text": parse_decklist, "json": parse_json, "share": decode_share_code}
+
+
+def read_upload(upload) -> str:
+    """The text of an uploaded file; DecklistError with a clear message otherwise."""
+    if upload.size is not None and upload.size > MAX_UPLOAD_BYTES:
+        raise DecklistError(message("upload_too_large", size=upload.size, max=MAX_UPLOAD_BYTES))
+    return decode_upload(upload.read(MAX_UPLOAD_BYTES + 1))
+
+
+def read_decklist(text: str, fmt: str):
+    """(format used, textformat.ParseResult)."""
+    fmt = detect_format(text) if fmt == "auto" else fmt
+    return fmt, READERS[fmt](text.strip() if fmt == "share" else text, card_index())
+
+
+def parsed_rows(entries: list[tuple[str, int]]) -> list[dict]:
+    cards = cards_by_code(code for code, _ in entries)
+    return [{"card": cards.get(code), "code": code, "count": count} for code, count in entries]
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def import_page(request):
+    if request.method != "POST":
+        return render(request, "decks/import.html", {"form": ImportForm()})
+    form = ImportForm(request.POST, request.FILES)
+    context = {"form": form, "submitted": True}
+    if not form.is_valid():
+        return render(request, "decks/import.html", context, status=400)
+    data = form.cleaned_data
+    upload = data.get("file")
+    try:
+        text = read_upload(upload) if upload else data["text"]
+    except DecklistError as error:
+        context["fatal"] = error.message
+        return render(request, "decks/import.html", context, status=400)
+    if not text.strip():
+        context["fatal"] = gettext("The file is empty.")
+        return render(request, "decks/import.html", context, status=400)
+    fmt, result = read_decklist(text, data["format"])
+    entries = result.entries
+    context.update(format_used=fmt, line_errors=result.errors, rows=parsed_rows(entries))
+    context["total"] = sum(count for _, count in entries)
+    if not result.ok:
+        return render(request, "decks/import.html", context, status=400)
+    if not entries:
+        context["fatal"] = gettext("No cards were found in the list.")
+        return render(request, "decks/import.html", context, status=400)
+    ruleset = data.get("ruleset") or result.meta.get("ruleset") or "original"
+    problems = services.validate_entries(entries, ruleset)
+    context.update(problems=problem_rows(problems), legal=not problems, ruleset=ruleset)
+    if request.user.is_authenticated and request.POST.get("action") != "check":
+        name = (
+            data.get("name")
+            or result.meta.get("name")
+            or (upload.name.rsplit(".", 1)[0][:100] if upload else "")
+            or gettext("Imported deck")
+        )
+        try:
+            deck = services.save_deck(
+                request.user,
+                name=name,
+                cards=entries,
+                ruleset=ruleset,
+                is_public=data.get("is_public", False),
+                comment=gettext("Imported"),
+            )
+        except ValidationError as error:
+            context["fatal"] = " ".join(error.messages)
+            return render(request, "decks/import.html", context, status=400)
+        messages.success(request, gettext("The deck was imported."))
+        return redirect(deck)
+    return render(request, "decks/import.html", context)
+
+
+# --------------------------------------------------------------------------- collection
+
+
+def collection_summary(user) -> dict:
+    lang = _lang()
+    owned = list(
+        CollectionEntry.objects.filter(owner=user)
+        .select_related("card")
+        .order_by("card__race", "card__code")
+    )
+    by_rarity = {key: {"cards": 0, "copies": 0} for key in catalog.RARITIES}
+    owned_per_race: dict[str, int] = {}
+    for entry in owned:
+        bucket = by_rarity.setdefault(entry.card.rarity, {"cards": 0, "copies": 0})
+        bucket["cards"] += 1
+        bucket["copies"] += entry.count
+        owned_per_race[entry.card.race or NO_RACE] = (
+            owned_per_race.get(entry.card.race or NO_RACE, 0) + 1
+        )
+    in_set = {
+        (row["race"] or NO_RACE): row["n"]
+        for row in Card.objects.order_by().values("race").annotate(n=Count("id"))
+    }
+    completion = [
+        {
+            "race": race,
+            "label": race_label(race, lang),
+            "owned": owned_per_race.get(race, 0),
+            "total": n,
+            "pct": round(100 * owned_per_race.get(race, 0) / n, 1) if n else 0,
+        }
+        for race, n in sorted(
+            in_set.items(),
+            key=lambda kv: list(catalog.RACES).index(kv[0]) if kv[0] in catalog.RACES else 99,
+        )
+    ]
+    return {
+        "entries": owned,
+        "rarities": [
+            {"rarity": key, "label": catalog.RARITIES.get(key, {}).get(lang, key), **counts}
+            for key, counts in by_rarity.items()
+        ],
+        "distinct": len(owned),
+        "copies": sum(entry.count for entry in owned),
+        "set_size": sum(in_set.values()),
+        "completion": completion,
+    }
+
+
+def open_a_booster(user) -> list[str]:
+    """R 8.1: 15 cards by the 30:10:3 frequencies (never an ultra-rare), added to the collection."""
+    pack = open_booster(list(card_dicts().values()), secrets.token_hex(8))
+    owned = dict(CollectionEntry.objects.filter(owner=user).values_list("card__code", "count"))
+    changes: dict[str, int] = {}
+    for card in pack:
+        changes[card["code"]] = changes.get(card["code"], owned.get(card["code"], 0)) + 1
+    services.set_collection(user, changes.items())
+    return [card["code"] for card in pack]
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def collection_page(request):
+    form = CollectionForm()
+    status = 200
+    if request.method == "POST":
+        if request.POST.get("action") == "booster":
+            try:
+                request.session["opened_booster"] = open_a_booster(request.user)
+            except ValidationError as error:
+                messages.error(request, " ".join(error.messages))
+            return redirect("decks:collection")
+        form = CollectionForm(request.POST)
+        if form.is_valid():
+            try:
+                services.set_collection(
+                    request.user, form.cleaned_data["lines"], replace=form.cleaned_data["replace"]
+                )
+            except ValidationError as error:
+                form.add_error("lines", error)
+            else:
+                messages.success(request, gettext("Your collection was updated."))
+                return redirect("decks:collection")
+        status = 400
+    opened_codes = request.session.pop("opened_booster", None)
+    opened = None
+    if opened_codes:
+        cards = cards_by_code(opened_codes)
+        opened = [cards[code] for code in opened_codes if code in cards]
+    context = {"form": form, "opened": opened, **collection_summary(request.user)}
+    return render(request, "decks/collection.html", context, status=status)
