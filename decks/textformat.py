@@ -26,6 +26,8 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext, gettext_noop
+
 from cards_data.search.normalize import fold
 from engine.catalog import TYPES
 from engine.deck import DECK_SIZE, RULESETS
@@ -48,78 +50,84 @@ SHARE_CODE_VERSION = "1"
 
 # --------------------------------------------------------------------------- messages
 
-# English templates, %-formatted with named parameters (gettext-ready).
+# English source strings, %-formatted with named parameters, translated by message().
 MESSAGES = {
-    # where an error is
-    "at_line": "Line %(line_no)d: %(problem)s",
-    "at_card": 'Card %(line_no)d in "cards": %(problem)s',
-    "at_share": "Card %(line_no)d of the share code: %(problem)s",
-    # text format
-    "too_many_lines": (
+    "at_line": gettext_noop("Line %(line_no)d: %(problem)s"),
+    "at_card": gettext_noop('Card %(line_no)d in "cards": %(problem)s'),
+    "at_share": gettext_noop("Card %(line_no)d of the share code: %(problem)s"),
+    "too_many_lines": gettext_noop(
         "The list has %(count)d lines; at most %(max)d are allowed. Nothing was imported."
     ),
-    "control_character": (
-        "contains the control character %(char)s at column %(column)d. "
-        "Remove it (it is often invisible)."
+    "control_character": gettext_noop(
+        "contains the control character %(char)s at column %(column)d. Remove it (it is often invisible)."
     ),
-    "line_too_long": "is %(length)d characters long; a card line may have at most %(max)d.",
-    "unparsable": (
-        'cannot read "%(text)s". Write a count and a card name or code, '
-        'e.g. "3 Cobra Flash" or "3 KG1-214".'
+    "line_too_long": gettext_noop(
+        "is %(length)d characters long; a card line may have at most %(max)d."
     ),
-    "unknown_card": 'unknown card "%(name)s".',
-    "did_you_mean": "Did you mean: %(names)s?",
-    "count_out_of_range": 'the count %(count)s for "%(name)s" must be between 1 and %(max)d.',
-    "total_too_high": (
+    "unparsable": gettext_noop(
+        'cannot read "%(text)s". Write a count and a card name or code, e.g. "3 Cobra Flash" or "3 KG1-214".'
+    ),
+    "unknown_card": gettext_noop('unknown card "%(name)s".'),
+    "did_you_mean": gettext_noop("Did you mean: %(names)s?"),
+    "count_out_of_range": gettext_noop(
+        'the count %(count)s for "%(name)s" must be between 1 and %(max)d.'
+    ),
+    "total_too_high": gettext_noop(
         '"%(name)s" now adds up to %(total)d copies in this list; at most %(max)d are possible.'
     ),
-    "header_names_card": (
-        '"%(text)s" looks like a section header but names a card. '
-        'Write card lines as "%(example)s".'
+    "header_names_card": gettext_noop(
+        '"%(text)s" looks like a section header but names a card. Write card lines as "%(example)s".'
     ),
-    # uploads
-    "upload_too_large": "The file is %(size)d bytes; at most %(max)d are allowed.",
-    "upload_utf16": "The file is UTF-16 text. Save it as UTF-8 and upload it again.",
-    "upload_not_utf8": (
-        "The file is not UTF-8 text: byte 0x%(byte)02X at offset %(offset)d (line %(line)d) "
-        "is invalid. Save it as UTF-8 and upload it again."
+    "upload_too_large": gettext_noop("The file is %(size)d bytes; at most %(max)d are allowed."),
+    "upload_utf16": gettext_noop("The file is UTF-16 text. Save it as UTF-8 and upload it again."),
+    "upload_not_utf8": gettext_noop(
+        "The file is not UTF-8 text: byte 0x%(byte)02X at offset %(offset)d (line %(line)d) is invalid. Save it as UTF-8 and upload it again."
     ),
-    # JSON format
-    "json_syntax": "Line %(line_no)d: not valid JSON: %(detail)s (column %(column)d).",
-    "json_too_deep": "The JSON is nested too deeply.",
-    "json_invalid": "The JSON cannot be read: %(detail)s.",
-    "json_not_object": "The JSON must be an object with a \"format\" of '%(format)s'.",
-    "json_wrong_format": "The JSON is not a deck: \"format\" must be '%(format)s'.",
-    "json_wrong_version": (
+    "json_syntax": gettext_noop(
+        "Line %(line_no)d: not valid JSON: %(detail)s (column %(column)d)."
+    ),
+    "json_too_deep": gettext_noop("The JSON is nested too deeply."),
+    "json_invalid": gettext_noop("The JSON cannot be read: %(detail)s."),
+    "json_not_object": gettext_noop(
+        "The JSON must be an object with a \"format\" of '%(format)s'."
+    ),
+    "json_wrong_format": gettext_noop("The JSON is not a deck: \"format\" must be '%(format)s'."),
+    "json_wrong_version": gettext_noop(
         "Unsupported deck format version %(version)s; this site reads version %(supported)d."
     ),
-    "json_bad_name": '"name" must be a text of at most %(max)d characters.',
-    "json_bad_ruleset": '"ruleset" must be one of %(rulesets)s.',
-    "json_bad_cards": '"cards" must be a list.',
-    "json_too_many_cards": (
+    "json_bad_name": gettext_noop('"name" must be a text of at most %(max)d characters.'),
+    "json_bad_ruleset": gettext_noop('"ruleset" must be one of %(rulesets)s.'),
+    "json_bad_cards": gettext_noop('"cards" must be a list.'),
+    "json_too_many_cards": gettext_noop(
         "The deck lists %(count)d cards; at most %(max)d are allowed. Nothing was imported."
     ),
-    "json_entry_not_object": 'each card must be an object with "code", "count" and "name".',
-    "json_entry_no_reference": 'a card needs a "code" or a "name".',
-    "json_entry_bad_count": '"count" must be a whole number from 1 to %(max)d, not %(count)s.',
-    # share codes
-    "share_empty": "The share code is empty.",
-    "share_too_long": "The share code is %(length)d characters long; at most %(max)d are allowed.",
-    "share_version": (
-        "This is not a share code this site can read: it should start with '%(expected)s', "
-        "not '%(version)s'. (It may come from a newer version of the site.)"
+    "json_entry_not_object": gettext_noop(
+        'each card must be an object with "code", "count" and "name".'
     ),
-    "share_bad_character": (
+    "json_entry_no_reference": gettext_noop('a card needs a "code" or a "name".'),
+    "json_entry_bad_count": gettext_noop(
+        '"count" must be a whole number from 1 to %(max)d, not %(count)s.'
+    ),
+    "share_empty": gettext_noop("The share code is empty."),
+    "share_too_long": gettext_noop(
+        "The share code is %(length)d characters long; at most %(max)d are allowed."
+    ),
+    "share_version": gettext_noop(
+        "This is not a share code this site can read: it should start with '%(expected)s', not '%(version)s'. (It may come from a newer version of the site.)"
+    ),
+    "share_bad_character": gettext_noop(
         "The share code contains an invalid character '%(char)s' at position %(position)d."
     ),
-    "share_corrupt": "The share code is damaged (%(detail)s). Was it copied completely?",
-    "share_unknown_card": 'unknown card code "%(code)s".',
+    "share_corrupt": gettext_noop(
+        "The share code is damaged (%(detail)s). Was it copied completely?"
+    ),
+    "share_unknown_card": gettext_noop('unknown card code "%(code)s".'),
 }
 
 
 def message(key: str, **params) -> str:
-    """The user-facing text for `key` (the one place to add gettext)."""
-    return MESSAGES[key] % params
+    """The user-facing text for `key`, in the active language."""
+    return gettext(MESSAGES[key]) % params
 
 
 class DecklistError(ValueError):
