@@ -59,6 +59,22 @@ def codes_of(problems):
     return sorted(p["code"] for p in problems)
 
 
+@pytest.fixture(autouse=True)
+def english_messages(client):
+    """Messages are asserted in English; the site's default language is Hungarian."""
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+
+
+def test_messages_follow_the_request_language(client, catalogue):
+    body = {"text": "3 Cobra Flsh", "ruleset": "original"}
+    english = post(client, "/api/decks/validate/", body).json()["import_errors"][0]["message"]
+    hungarian = client.post(
+        "/api/decks/validate/", body, content_type="application/json", HTTP_ACCEPT_LANGUAGE="hu"
+    ).json()["import_errors"][0]["message"]
+    assert english.startswith('Line 1: unknown card "Cobra Flsh"')
+    assert hungarian.startswith('1. sor: ismeretlen lap: "Cobra Flsh"')
+
+
 @pytest.fixture
 def alice(django_user_model):
     return django_user_model.objects.create_user("alice", password="pw-alice-123")
