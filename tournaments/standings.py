@@ -1,0 +1,294 @@
+"""Swiss standings for KGK tournaments (R 18.4, R 18.7, AMB-43): pure functions.
+
+`standings(players, matches)` returns one `Row` per registered player, best first:
+match points (3 per match win, 0 per loss; a bye is a match win, 2-0 in games),
+then the tiebreakers of the MTG Tournament Rules, Appendix C:
+
+  OMW%  the mean of the match-win percentages of the opponents faced;
+  GW%   the player's own game-win percentage;
+  OGW%  the mean of the game-win percentages of the opponents faced;
+
+where a match-win percentage is match points / (3 x rounds played) and a game-win
+percentage is game wins / games played (game points / (3 x games), with no draws),
+each raised to 0.33 when lower. Byes count for the player's own points, MW% and GW%
+(as a 2-0 win) but a bye is not an opponent: it is left out of OMW% and OGW%.
+A dropped player stays in the standings (marked) and their figures use only the
+rounds they played; so do their opponents' averages. An opponent met twice (a
+rematch) counts twice. A player who has faced no opponent yet (only byes, or no
+round) gets the floor, 0.33, for OMW% and OGW%.
+
+Arithmetic is exact (`fractions.Fraction`); every row's `explain` says how each
+figure was computed. Players tied on all four keys are ordered by id (`tied`).
+There are no draws in KGK (R 18.4): a match with equal game wins is rejected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from tournaments.swiss import PlayerRecord
+
+PlayerId = Hashable
+
+FLOOR = Fraction(33, 100)
+"""Every percentage is raised to 0.33 when lower (MTR Appendix C)."""
+MATCH_WIN_POINTS = 3
+BYE_GAMES = (2, 0)
+"""A bye is a match win, 2-0 in games (R 18.7)."""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A registered player; `dropped` players stay in the standings, marked."""
+
+    id: PlayerId
+    dropped: bool = False
+
+
+@dataclass(frozen=True)
+class Match:
+    """One result: `a` won `games_a` games, `b` won `games_b`. `b=None` is a bye for `a`
+    (its game fields are ignored: a bye is always scored BYE_GAMES)."""
+
+    round: int
+    a: PlayerId
+    b: PlayerId | None = None
+    games_a: int = BYE_GAMES[0]
+    games_b: int = BYE_GAMES[1]
+
+    @classmethod
+    def bye(cls, round: int, player: PlayerId) -> Match:
+        return cls(round, player)
+
+    def __post_init__(self):
+        if self.b is None:
+            return
+        if self.a == self.b:
+            raise ValueError(f"round {self.round}: {self.a!r} cannot play themselves")
+        if self.games_a < 0 or self.games_b < 0:
+            raise ValueError(f"round {self.round}: negative game count")
+        if self.games_a == self.games_b:
+            raise ValueError(
+                f"round {self.round}: {self.a!r} v {self.b!r} ends "
+                f"{self.games_a}-{self.games_b}; KGK has no draws (R 18.4)"
+            )
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the standings. Percentages are exact fractions, floors applied."""
+
+    rank: int
+    id: PlayerId
+    points: int
+    wins: int  # match wins, byes included
+    losses: int
+    byes: int
+    game_wins: int  # bye games included
+    game_losses: int
+    mwp: Fraction  # own match-win %, floored (what opponents see)
+    omw: Fraction
+    gwp: Fraction
+    ogw: Fraction
+    opponents: tuple  # ids, in round order (byes excluded)
+    dropped: bool = False
+    tied: bool = False  # equal to another player on points, OMW%, GW% and OGW%
+    explain: dict = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def explain_text(self) -> str:
+        return "\n".join(f"{k}: {v}" for k, v in self.explain.items())
+
+
+class _Acc:
+    __slots__ = ("id", "dropped", "wins", "losses", "byes", "gw", "gl", "opps", "rounds")
+
+    def __init__(self, e: Entrant):
+        self.id = e.id
+        self.dropped = e.dropped
+        self.wins = self.losses = self.byes = self.gw = self.gl = 0
+        self.opps: list[tuple[int, PlayerId]] = []
+        self.rounds: set[int] = set()
+
+
+def _dec(x: Fraction) -> str:
+    """x with four decimals, rounded half up (for display only)."""
+    q = (x * 10000 + Fraction(1, 2)).__floor__()
+    return f"{q // 10000}.{q % 10000:04d}"
+
+
+def _floored(x: Fraction) -> Fraction:
+    return x if x >= FLOOR else FLOOR
+
+
+def _id_key(pid: PlayerId):
+    return (0, pid, "") if isinstance(pid, int) and not isinstance(pid, bool) else (1, 0, str(pid))
+
+
+def standings(
+    players: Iterable[Entrant | PlayerId],
+    matches: Iterable[Match],
+    *,
+    bye_games: tuple[int, int] = BYE_GAMES,
+) -> list[Row]:
+    """The standings after the given matches, best first (see the module docstring).
+
+    `players` are `Entrant`s (or bare ids, not dropped). Raises ValueError for a
+    result naming an unknown player, a player twice in one round, or a draw.
+    """
+    acc: dict[PlayerId, _Acc] = {}
+    for e in players:
+        if not isinstance(e, Entrant):
+            e = Entrant(e)
+        if e.id in acc:
+            raise ValueError(f"player {e.id!r} is listed twice")
+        acc[e.id] = _Acc(e)
+
+    def seat(pid, rnd):
+        if pid not in acc:
+            raise ValueError(f"round {rnd}: unknown player {pid!r}")
+        a = acc[pid]
+        if rnd in a.rounds:
+            raise ValueError(f"round {rnd}: {pid!r} has two results")
+        a.rounds.add(rnd)
+        return a
+
+    for m in matches:
+        a = seat(m.a, m.round)
+        if m.b is None:
+            a.wins += 1
+            a.byes += 1
+            a.gw += bye_games[0]
+            a.gl += bye_games[1]
+            continue
+        b = seat(m.b, m.round)
+        a.gw += m.games_a
+        a.gl += m.games_b
+        b.gw += m.games_b
+        b.gl += m.games_a
+        win, lose = (a, b) if m.games_a > m.games_b else (b, a)
+        win.wins += 1
+        lose.losses += 1
+        a.opps.append((m.round, b.id))
+        b.opps.append((m.round, a.id))
+
+    mwp: dict[PlayerId, Fraction] = {}
+    gwp: dict[PlayerId, Fraction] = {}
+    raw_m: dict[PlayerId, Fraction | None] = {}
+    raw_g: dict[PlayerId, Fraction | None] = {}
+    explain: dict[PlayerId, dict[str, str]] = {}
+    for pid, a in acc.items():
+        ex: dict[str, str] = {}
+        points = MATCH_WIN_POINTS * a.wins
+        played = a.wins + a.losses
+        bye_txt = f", {a.byes} of them by bye" if a.byes else ""
+        ex["points"] = f"{MATCH_WIN_POINTS} x {a.wins} match wins{bye_txt} = {points}"
+        if played:
+            raw = Fraction(points, MATCH_WIN_POINTS * played)
+            mwp[pid] = _floored(raw)
+            ex["MW%"] = f"{points} / ({MATCH_WIN_POINTS} x {played} rounds) = {raw} = {_dec(raw)}"
+            if raw < FLOOR:
+                ex["MW%"] += ", below 0.33, so 0.33"
+        else:
+            raw = None
+            mwp[pid] = FLOOR
+            ex["MW%"] = "no rounds played: 0.33 (floor)"
+        raw_m[pid] = raw
+        games = a.gw + a.gl
+        bye_g = f" (byes counted {bye_games[0]}-{bye_games[1]})" if a.byes else ""
+        if games:
+            raw = Fraction(a.gw, games)
+            gwp[pid] = _floored(raw)
+            ex["GW%"] = (
+                f"{a.gw} game wins / {games} games{bye_g} = {3 * a.gw} / (3 x {games})"
+                f" = {raw} = {_dec(raw)}"
+            )
+            if raw < FLOOR:
+                ex["GW%"] += ", below 0.33, so 0.33"
+        else:
+            raw = None
+            gwp[pid] = FLOOR
+            ex["GW%"] = "no games played: 0.33 (floor)"
+        raw_g[pid] = raw
+        explain[pid] = ex
+
+    def opp_mean(a: _Acc, own: dict, raw: dict, name: str) -> tuple[Fraction, str]:
+        if not a.opps:
+            why = "byes only" if a.byes else "no rounds played"
+            return FLOOR, f"no opponents yet ({why}): 0.33 (floor)"
+        vals = [own[o] for _, o in a.opps]
+        mean = sum(vals, Fraction(0)) / len(vals)
+        parts, starred = [], False
+        for _, o in a.opps:
+            star = ""
+            if raw[o] is None or raw[o] < FLOOR:
+                star, starred = "*", True
+            dropped = " dropped" if acc[o].dropped else ""
+            parts.append(f"{o}{dropped} {_dec(own[o])}{star}")
+        txt = f"mean({', '.join(parts)}) = {mean} = {_dec(mean)}"
+        if starred:
+            txt += f"; * raised to the 0.33 floor (the opponent's own {name} is lower)"
+        if a.byes:
+            txt += f"; {a.byes} bye round(s) left out"
+        return mean, txt
+
+    rows = []
+    for pid, a in acc.items():
+        omw, omw_txt = opp_mean(a, mwp, raw_m, "MW%")
+        ogw, ogw_txt = opp_mean(a, gwp, raw_g, "GW%")
+        explain[pid]["OMW%"] = omw_txt
+        explain[pid]["OGW%"] = ogw_txt
+        rows.append(
+            dict(
+                id=pid,
+                points=MATCH_WIN_POINTS * a.wins,
+                wins=a.wins,
+                losses=a.losses,
+                byes=a.byes,
+                game_wins=a.gw,
+                game_losses=a.gl,
+                mwp=mwp[pid],
+                omw=omw,
+                gwp=gwp[pid],
+                ogw=ogw,
+                opponents=tuple(o for _, o in sorted(a.opps, key=lambda t: t[0])),
+                dropped=a.dropped,
+            )
+        )
+    rows.sort(key=lambda r: (-r["points"], -r["omw"], -r["gwp"], -r["ogw"], _id_key(r["id"])))
+
+    def keys(r):
+        return (r["points"], r["omw"], r["gwp"], r["ogw"])
+
+    ties: dict[tuple, list] = {}
+    for r in rows:
+        ties.setdefault(keys(r), []).append(r["id"])
+    out = []
+    for i, r in enumerate(rows):
+        tied_with = [t for t in ties[keys(r)] if t != r["id"]]
+        ex = explain[r["id"]]
+        if tied_with:
+            ex["order"] = (
+                "equal on points, OMW%, GW% and OGW% to "
+                + ", ".join(str(t) for t in tied_with)
+                + ": ordered by player id"
+            )
+        out.append(Row(rank=i + 1, tied=bool(tied_with), explain=ex, **r))
+    return out
+
+
+def player_records(rows: Iterable[Row]) -> list[PlayerRecord]:
+    """The pairing's view of the standings: points, rank, opponents, bye, dropped."""
+    return [
+        PlayerRecord(
+            id=r.id,
+            points=r.points,
+            rank=r.rank,
+            opponents=frozenset(r.opponents),
+            had_bye=r.byes > 0,
+            dropped=r.dropped,
+        )
+        for r in rows
+    ]

@@ -1,0 +1,657 @@
+"""Swiss pairing for KGK tournaments (R 18.2, R 18.7, AMB-43): one pure function.
+
+`pair_round(players, forbidden=..., seed=...)` takes the active and dropped players
+of an event (points, standings rank, previous opponents, whether they had a bye),
+the pairs staff have forbidden and the round's stored seed, and returns a `Pairing`:
+the pairs in table order, the bye, a note for every player paired down or up (and
+for the bye), the number of rematches and warnings for staff. It never raises for
+want of a legal pairing: if every pairing has a rematch (tiny events), it takes
+the one with the fewest and warns (NOTES.md: "never stop the event").
+
+No Django, no I/O, no clock and no global randomness: the same inputs and seed
+give the same pairing, whatever the order of `players`. The seed breaks ties
+through hashlib (`seed_key`, `pair_key`), never through `random`.
+
+What "best" means (the cost of a pairing, compared lexicographically, lower is
+better; every tier is a sum over the pairs and the bye):
+
+  B   1 if the bye goes to a player who already had one (so that happens only
+      when every active player has had one);
+  F   staff-forbidden pairs;
+  R   rematches;
+  Y   how high the bye is: the number of active players ranked below the bye
+      (0 = the lowest-ranked player);
+  G1  score gap: sum over pairs of |points difference| -- the fewest pair-downs,
+      each counted once per score group it crosses;
+  G2  sum of squared differences -- the smallest pair-downs (two one-group
+      pair-downs beat one player paired down two groups);
+  L   for every pair-down, how high the paired-down player stands (the number of
+      active players below them): pair-downs happen as low in the standings as
+      possible and the player who floats is the lowest-ranked of their group;
+  S   the seed: sum over pairs of |sp(a) - sp(b)|, sp being the position in the
+      list ordered by points, then `seed_key`; with no other constraint each score
+      group is paired 1-2, 3-4, ... in that seeded order;
+  U   (only events of at most UNIQUE_LIMIT players) a sum of distinct powers of two,
+      one per possible pair in `pair_key` order, so the best pairing is unique.
+
+"exact" (method="exact"; under method="auto", events of at most `exact_limit`
+active players): the least-cost pairing, as a maximum-weight perfect matching
+(networkx, blossom algorithm) with one integer weight per edge that encodes the
+tiers above in mixed radix (each radix exceeds the largest possible total of the
+tiers below it), so the matching of maximum weight is the pairing of least cost.
+No floats anywhere. The matching is on the complete graph of active players plus a
+bye vertex when their number is odd -- unless the groups pairing below (about a
+millisecond) proves that every least-cost pairing has its bye, no rematch and its
+pair-downs' sizes and players (`_certified_parts`): then the problem splits into
+one independent part per score group, each solved on its own, and a part that
+the groups pairing already pairs 1-2, 3-4 in seeded order needs no solving (that
+is its unique optimum). Under "auto", if the parts to solve are too big (more work
+than one matching of FULL_LIMIT players), the groups pairing is kept and reported
+as method "groups".
+
+"groups" (large events): the bye to the lowest-ranked player without one, then
+score group by score group from the top, carrying at most one floater across each
+group boundary: the lowest-ranked member floats down when the group (plus the
+floater it received) is odd, the received floater meets the first compatible member
+in seeded order, the rest are paired 1-2, 3-4 in seeded order, skipping incompatible
+partners, with a repair that swaps partners with an earlier pair. A group is
+accepted only without a rematch or forbidden pair; by construction every
+pair-down then crosses exactly one boundary, one per boundary with an odd number of
+players above it, which is the lower bound on the score gap (`score_gap_bound`).
+A group that fails is solved with the exact matching above restricted to it (plus
+the floater it received and a vertex for the floater it passes on); a block that
+still has a rematch grows to the next group down, and at the bottom up (undoing
+earlier groups), up to the whole event, where the exact pairing with a free bye
+decides. So the result has a rematch only when the exact pairing does: no
+avoidable rematch, and the bye goes to a player without one whenever one exists.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+PlayerId = Hashable
+
+EXACT_LIMIT = 256
+"""Largest number of active players paired by the exact method under method="auto"."""
+
+FULL_LIMIT = 128
+"""Under method="auto", the largest single matching the exact method will solve; an
+event of up to EXACT_LIMIT players whose exact problem does not split into parts
+this small keeps the groups method's pairing (method "groups")."""
+
+UNIQUE_LIMIT = 16
+"""Exact matchings on at most this many players use the U tier (unique optimum)."""
+
+_GREEDY_FLOAT_TRIES = 4  # outgoing-floater candidates the greedy tries before giving up
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """One registered player as the pairing sees them before a round.
+
+    `rank` is the current standings position (1 = first); players are ordered by
+    points, then rank. `opponents` are the ids of everyone they have played (byes
+    excluded). Dropped players are never paired; they may stay in the list.
+    """
+
+    id: PlayerId
+    points: int
+    rank: int
+    opponents: frozenset = frozenset()
+    had_bye: bool = False
+    dropped: bool = False
+
+
+@dataclass
+class Pairing:
+    """The pairing of one round.
+
+    `pairs` are in table order (table 1 first), the higher-ranked player first.
+    `notes` has an entry for every player paired down or up and for the bye.
+    `rematches` and `forbidden_pairs` count the unavoidable ones (each has a warning).
+    `score_gap` is the sum of the points differences over the pairs;
+    `score_gap_bound` is the least the score groups allow once the bye is given.
+    """
+
+    pairs: list[tuple[PlayerId, PlayerId]]
+    bye: PlayerId | None
+    notes: dict[PlayerId, str] = field(default_factory=dict)
+    rematches: int = 0
+    warnings: list[str] = field(default_factory=list)
+    method: str = "exact"
+    forbidden_pairs: int = 0
+    score_gap: int = 0
+    score_gap_bound: int = 0
+    stats: dict = field(default_factory=dict)
+    """How it was computed: score groups, exact blocks and the players in them."""
+
+
+def seed_key(seed: str | int, player_id: PlayerId) -> int:
+    """The player's seeded tie-break key (64 bits of BLAKE2b over seed and id)."""
+    digest = hashlib.blake2b(f"{seed}\x1f{player_id}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def pair_key(seed: str | int, a: PlayerId, b: PlayerId) -> int:
+    """The seeded key of the unordered pair {a, b} (used by the U tier)."""
+    x, y = sorted((str(a), str(b)))
+    digest = hashlib.blake2b(f"{seed}\x1f{x}\x1f{y}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+class _P:
+    """A working copy of an active player (indices instead of lookups in hot loops)."""
+
+    __slots__ = ("id", "pts", "pos", "h", "sk", "sp", "opp", "had_bye", "bad", "lvl", "part")
+
+    def __init__(self, rec: PlayerRecord):
+        self.id = rec.id
+        self.pts = rec.points
+        self.opp = rec.opponents
+        self.had_bye = rec.had_bye
+        self.bad = None  # ids of staff-forbidden partners, or None
+        self.pos = self.h = self.sk = self.sp = self.lvl = self.part = 0
+
+
+def _compatible(a: _P, b: _P) -> bool:
+    """Neither a rematch nor a forbidden pair."""
+    if b.id in a.opp or a.id in b.opp:
+        return False
+    return a.bad is None or b.id not in a.bad
+
+
+def pair_round(
+    players: Iterable[PlayerRecord],
+    *,
+    forbidden: Iterable[Iterable[PlayerId]] = frozenset(),
+    seed: str | int,
+    method: str = "auto",
+    exact_limit: int = EXACT_LIMIT,
+) -> Pairing:
+    """Pair the next Swiss round. See the module docstring for what "best" means.
+
+    `forbidden` is a collection of 2-element collections of player ids (pairs with
+    a dropped or unknown player are ignored). Raises ValueError only for malformed
+    input (a player listed twice, non-integer points or rank, a bad method).
+    `method`: "auto" (exact up to `exact_limit` active players, groups above),
+    "exact" or "groups".
+    """
+    if method not in ("auto", "exact", "groups"):
+        raise ValueError("method must be 'auto', 'exact' or 'groups'")
+    records = list(players)
+    ids = set()
+    for r in records:
+        if r.id in ids:
+            raise ValueError(f"player {r.id!r} is listed twice")
+        ids.add(r.id)
+        if r.id is None:
+            raise ValueError("a player id must not be None")
+        if not isinstance(r.points, int) or not isinstance(r.rank, int):
+            raise ValueError(f"player {r.id!r}: points and rank must be integers")
+    active = [r for r in records if not r.dropped]
+    active.sort(key=lambda r: (-r.points, r.rank, str(r.id)))
+    ps = [_P(r) for r in active]
+    n = len(ps)
+    base = hashlib.blake2b(f"{seed}\x1f".encode(), digest_size=8)
+    for i, p in enumerate(ps):
+        p.pos = i
+        p.h = n - 1 - i
+        h = base.copy()
+        h.update(str(p.id).encode())
+        p.sk = int.from_bytes(h.digest(), "big")
+    by_id = {p.id: p for p in ps}
+    for pair in forbidden:
+        pair = tuple(pair)
+        if len(pair) != 2:
+            raise ValueError(f"a forbidden pair must have two players: {pair!r}")
+        a, b = pair
+        if a in by_id and b in by_id and a != b:
+            for x, y in ((a, b), (b, a)):
+                px = by_id[x]
+                if px.bad is None:
+                    px.bad = set()
+                px.bad.add(y)
+    seeded = sorted(ps, key=lambda p: (-p.pts, p.sk, str(p.id)))
+    for i, p in enumerate(seeded):
+        p.sp = i
+
+    if n == 0:
+        stats = {"parts": 0, "solved_parts": 0, "largest_solved": 0}
+        return Pairing(pairs=[], bye=None, method="exact", stats=stats)
+    if method == "groups" or (method == "auto" and n > exact_limit):
+        result = _pair_groups(ps, seeded, n, seed)
+        if result is None:  # only the whole event, solved exactly, will do
+            pairs, bye, _ = _solve_exact(ps, n, seed, with_bye=n % 2 == 1, out_pts=None)
+            used, stats = "exact", {"parts": 1, "solved_parts": 1, "largest_solved": n}
+        else:
+            pairs, bye, stats = result
+            used = "groups"
+    else:
+        budget = None if method == "exact" else FULL_LIMIT
+        pairs, bye, stats, used = _exact(ps, seeded, n, seed, budget)
+    pairing = _finish(ps, pairs, bye, used)
+    pairing.stats = stats
+    return pairing
+
+
+# --------------------------------------------------------------------------- exact
+
+
+def _solve_exact(
+    ps: list[_P],
+    n_total: int,
+    seed,
+    *,
+    with_bye: bool,
+    out_pts: int | None,
+    sparse: bool = False,
+) -> tuple[list[tuple[_P, _P]], _P | None, _P | None]:
+    """Least-cost pairing of `ps` (a maximum-weight matching with integer weights).
+
+    with_bye: add a bye vertex (odd number of players). out_pts: add a vertex for
+    the floater this block passes down to a group with that many points. sparse:
+    leave out rematches, forbidden pairs and pairs more than one score level apart
+    (`lvl`); only for blocks `_certified_blocks` proved need no others. Returns
+    (pairs, bye player, outgoing floater).
+    """
+    k = len(ps)
+    extra = 1 if (with_bye or out_pts is not None) else 0
+    if (k + extra) % 2:
+        raise AssertionError("odd block")
+    npairs = (k + extra) // 2
+    pts = [p.pts for p in ps] + ([out_pts] if out_pts is not None else [])
+    spread = max(pts) - min(pts) if pts else 0
+    use_u = n_total <= UNIQUE_LIMIT
+    edges = k * (k - 1) // 2
+    # Largest possible totals of each tier, lowest tier first; each radix exceeds them.
+    u_rad = (1 << edges) if use_u else 1
+    s_rad = npairs * n_total + 1
+    l_rad = npairs * n_total + 1
+    g2_rad = npairs * spread * spread + 1
+    g1_rad = npairs * spread + 1
+    y_rad = n_total + 1
+    r_rad = npairs + 1
+    f_rad = npairs + 1
+    m_s = u_rad
+    m_l = m_s * s_rad
+    m_g2 = m_l * l_rad
+    m_g1 = m_g2 * g2_rad
+    m_y = m_g1 * g1_rad
+    m_r = m_y * y_rad
+    m_f = m_r * r_rad
+    m_b = m_f * f_rad
+    top = m_b * 4  # exceeds any single edge cost: every weight is positive
+
+    if use_u:
+        order = sorted(
+            (pair_key(seed, ps[i].id, ps[j].id), i, j) for i in range(k) for j in range(i + 1, k)
+        )
+        u_bit = {(i, j): 1 << idx for idx, (_, i, j) in enumerate(order)}
+    g = nx.Graph()
+    g.add_nodes_from(range(k + extra))
+    for i in range(k):
+        for j in range(i + 1, k):
+            a, b = (ps[i], ps[j]) if ps[i].pos < ps[j].pos else (ps[j], ps[i])
+            if sparse and (b.lvl - a.lvl > 1 or not _compatible(a, b)):
+                continue
+            d = a.pts - b.pts
+            cost = d * m_g1 + d * d * m_g2 + abs(a.sp - b.sp) * m_s
+            if d:
+                cost += a.h * m_l
+            if b.id in a.opp or a.id in b.opp:
+                cost += m_r
+            if a.bad is not None and b.id in a.bad:
+                cost += m_f
+            if use_u:
+                cost += u_bit[(i, j)]
+            g.add_edge(i, j, weight=top - cost)
+    if with_bye:
+        for i, p in enumerate(ps):
+            cost = (m_b if p.had_bye else 0) + p.h * m_y
+            g.add_edge(i, k, weight=top - cost)
+    elif out_pts is not None:
+        for i, p in enumerate(ps):
+            d = p.pts - out_pts
+            cost = d * m_g1 + d * d * m_g2 + p.h * m_l
+            g.add_edge(i, k, weight=top - cost)
+    matching = nx.max_weight_matching(g, maxcardinality=True)
+    pairs, special = [], None
+    for i, j in matching:
+        if i > j:
+            i, j = j, i
+        if j == k:
+            special = ps[i]
+        else:
+            pairs.append((ps[i], ps[j]))
+    if len(pairs) * 2 + (special is not None) != k:
+        raise AssertionError("the matching is not perfect")
+    if with_bye:
+        return pairs, special, None
+    return pairs, None, special
+
+
+def _exact(ps: list[_P], seeded: list[_P], n: int, seed, budget: int | None):
+    """The least-cost pairing, split into independent parts when that is proven.
+
+    The groups method gives a pairing M0 in about a millisecond; `_certified_parts`
+    checks whether M0 proves that the least-cost pairing splits into independent
+    parts. A one-level part where M0 pairs the players 1-2, 3-4, ... in seeded
+    order (the least S there is, and the only pairing that reaches it) keeps M0's
+    pairs; every other part is solved exactly on its own. Without a certificate the
+    whole event is one matching on the complete graph.
+
+    `budget` (None = no limit) caps the work, counted as the sum of the cubes of
+    the sizes of the matchings to solve, at that of one matching of `budget`
+    players; past it, M0 itself is returned, marked "groups" (it has no avoidable
+    rematch either, see `_pair_groups`). Returns (pairs, bye, stats, method).
+    """
+    m0 = _pair_groups(ps, seeded, n, seed) if n > 2 else None
+    if m0 is not None:
+        m0_pairs, bye, m0_stats = m0
+        cert = _certified_parts(ps, m0_pairs, bye)
+        if cert is not None:
+            parts, per_level = cert
+            for k, part in enumerate(parts):
+                for p in part:
+                    p.part = k
+            kept: list[list[tuple[_P, _P]]] = [[] for _ in parts]
+            for a, b in m0_pairs:
+                kept[a.part].append((a, b))
+            todo = []
+            for k, part in enumerate(parts):
+                if len(part) == 2:
+                    continue
+                if per_level:
+                    sps = sorted(p.sp for p in part)
+                    least = sum(sps[i + 1] - sps[i] for i in range(0, len(sps), 2))
+                    if sum(abs(a.sp - b.sp) for a, b in kept[k]) == least:
+                        continue
+                todo.append(k)
+            work = sum(len(parts[k]) ** 3 for k in todo)
+            if budget is None or work <= budget**3:
+                for k in todo:
+                    kept[k] = _solve_exact(
+                        parts[k], n, seed, with_bye=False, out_pts=None, sparse=True
+                    )[0]
+                stats = {
+                    "parts": len(parts),
+                    "solved_parts": len(todo),
+                    "largest_solved": max((len(parts[k]) for k in todo), default=0),
+                }
+                return [pr for part_pairs in kept for pr in part_pairs], bye, stats, "exact"
+        if budget is not None and (cert is not None or n > budget):
+            return m0_pairs, bye, {**m0_stats, "exact_declined": True}, "groups"
+    pairs, bye, _ = _solve_exact(ps, n, seed, with_bye=n % 2 == 1, out_pts=None)
+    return pairs, bye, {"parts": 1, "solved_parts": 1, "largest_solved": n}, "exact"
+
+
+def _certified_parts(
+    ps: list[_P], pairs: list[tuple[_P, _P]], bye: _P | None
+) -> tuple[list[list[_P]], bool] | None:
+    """Independent parts of the exact problem that `pairs` proves, or None.
+
+    Returns (parts, True) when the parts are single levels, (blocks, False) otherwise.
+
+    Bounds that hold for every pairing with this bye (levels = score groups once the
+    bye is removed; a boundary between two levels is "odd" when an odd number of
+    players rank above it; w = the points between the two levels):
+      G1 >= sum of w over odd boundaries (each must be crossed by some pair),
+      G2 >= sum of w**2 over odd boundaries,
+      L  >= sum over odd boundaries of h(lowest-ranked player of the level above).
+    The groups method's bye is the (B, Y)-best one. If `pairs` has no rematch or
+    forbidden pair and meets the G1 and G2 bounds, so does every least-cost pairing:
+    it crosses each odd boundary with exactly one pair, joining adjacent levels, and
+    no other boundary, so the event splits at the even boundaries. If `pairs` also
+    meets the L bound, every least-cost pairing floats the lowest-ranked player of
+    each level above an odd boundary, and the event splits into one part per level:
+    its members, less the player it floats, plus the player floated into it.
+    """
+    rest = [p for p in ps if p is not bye]
+    levels: list[int] = []  # points of each level, best first
+    for p in rest:
+        if not levels or levels[-1] != p.pts:
+            levels.append(p.pts)
+        p.lvl = len(levels) - 1
+    odd: list[bool] = []  # boundary i lies between levels i and i + 1
+    lowest: list[_P] = []  # lowest-ranked player of each level
+    for k, p in enumerate(rest):
+        if k + 1 == len(rest) or rest[k + 1].lvl != p.lvl:
+            lowest.append(p)
+            if k + 1 < len(rest):
+                odd.append((k + 1) % 2 == 1)
+    bound_g1 = bound_g2 = bound_l = 0
+    for i, is_odd in enumerate(odd):
+        if is_odd:
+            w = levels[i] - levels[i + 1]
+            bound_g1 += w
+            bound_g2 += w * w
+            bound_l += lowest[i].h
+    g1 = g2 = l_ = 0
+    for a, b in pairs:
+        if not _compatible(a, b):
+            return None
+        d = a.pts - b.pts
+        if d:
+            g1 += abs(d)
+            g2 += d * d
+            l_ += a.h if d > 0 else b.h
+    if g1 != bound_g1 or g2 != bound_g2:
+        return None
+    if l_ == bound_l:
+        parts: list[list[_P]] = [[] for _ in levels]
+        for p in rest:
+            lv = p.lvl
+            if lv < len(odd) and odd[lv] and p is lowest[lv]:
+                parts[lv + 1].append(p)  # floats into the level below
+            else:
+                parts[lv].append(p)
+        return [part for part in parts if part], True
+    blocks: list[list[_P]] = [[]]
+    for p in rest:
+        if blocks[-1] and blocks[-1][-1].lvl != p.lvl and not odd[p.lvl - 1]:
+            blocks.append([])
+        blocks[-1].append(p)
+    return [b for b in blocks if b], False
+
+
+# -------------------------------------------------------------------------- groups
+
+
+def _greedy_pairs(seq: list[_P]) -> list[tuple[_P, _P]] | None:
+    """Pair `seq` 1-2, 3-4, ... skipping incompatible partners; repair at a dead end.
+
+    Returns None when it finds no rematch-free completion (the caller then solves
+    exactly): it is a fast path, not the guarantee.
+    """
+    remaining = list(seq)
+    pairs: list[tuple[_P, _P]] = []
+    i = 0
+    while i < len(remaining):
+        a = remaining[i]
+        m = len(remaining)
+        j = i + 1
+        while j < m and not _compatible(a, remaining[j]):
+            j += 1
+        if j < m:
+            if j != i + 1:
+                remaining.insert(i + 1, remaining.pop(j))
+            pairs.append((a, remaining[i + 1]))
+            i += 2
+            continue
+        rest = remaining[i + 1 :]
+        if not rest:
+            return None
+        # Dead end: a has no compatible partner left. Swap into an earlier pair
+        # (c, d): a meets c (or d) and some leftover y meets the other.
+        found = None
+        for pk in range(len(pairs) - 1, -1, -1):
+            c, d = pairs[pk]
+            for y in rest:
+                if _compatible(a, c) and _compatible(y, d):
+                    found = (pk, (c, a), (d, y), y)
+                elif _compatible(a, d) and _compatible(y, c):
+                    found = (pk, (c, y), (d, a), y)
+                if found:
+                    break
+            if found:
+                break
+        if found is None:
+            return None
+        pk, p1, p2, y = found
+        pairs[pk] = p1
+        pairs.append(p2)
+        rest.remove(y)
+        remaining = rest
+        i = 0
+    return pairs
+
+
+def _greedy_group(
+    members_by_rank: list[_P], members_seeded: list[_P], incoming: _P | None, last: bool
+) -> tuple[list[tuple[_P, _P]], _P | None] | None:
+    """Pair one score group (plus the floater it received); None if it fails."""
+    odd = (len(members_by_rank) + (incoming is not None)) % 2 == 1
+    if odd and last:
+        return None
+    candidates = members_by_rank[::-1][:_GREEDY_FLOAT_TRIES] if odd else [None]
+    for out in candidates:
+        rest = [m for m in members_seeded if m is not out] if out is not None else members_seeded
+        pairs: list[tuple[_P, _P]] = []
+        if incoming is not None:
+            partner = next((m for m in rest if _compatible(incoming, m)), None)
+            if partner is None:
+                continue
+            pairs.append((incoming, partner))
+            rest = [m for m in rest if m is not partner]
+        more = _greedy_pairs(rest)
+        if more is not None:
+            return pairs + more, out
+    return None
+
+
+def _pair_groups(ps: list[_P], seeded: list[_P], n: int, seed):
+    """The large-event method; None when only the whole-event exact pairing will do."""
+    bye = None
+    if n % 2:
+        bye = next((p for p in reversed(ps) if not p.had_bye), ps[-1])
+    groups_rank: list[list[_P]] = []
+    for p in ps:
+        if p is bye:
+            continue
+        if groups_rank and groups_rank[-1][0].pts == p.pts:
+            groups_rank[-1].append(p)
+        else:
+            groups_rank.append([p])
+    groups_seeded: list[list[_P]] = []
+    for p in seeded:
+        if p is bye:
+            continue
+        if groups_seeded and groups_seeded[-1][0].pts == p.pts:
+            groups_seeded[-1].append(p)
+        else:
+            groups_seeded.append([p])
+    ng = len(groups_rank)
+    # Segments: (first group, floater received, pairs, players solved exactly or 0).
+    segments: list[tuple[int, _P | None, list, int]] = []
+    gi, incoming = 0, None
+    while gi < ng:
+        last = gi == ng - 1
+        res = _greedy_group(groups_rank[gi], groups_seeded[gi], incoming, last)
+        if res is not None:
+            pairs, out = res
+            segments.append((gi, incoming, pairs, 0))
+            incoming, gi = out, gi + 1
+            continue
+        start, end, inc = gi, gi, incoming
+        while True:
+            block = [inc] if inc is not None else []
+            for g in range(start, end + 1):
+                block.extend(groups_rank[g])
+            passes = len(block) % 2 == 1
+            if passes and end == ng - 1:
+                raise AssertionError("odd number of players below the bye")
+            out_pts = groups_rank[end + 1][0].pts if passes else None
+            pairs, _, out = _solve_exact(block, n, seed, with_bye=False, out_pts=out_pts)
+            if all(_compatible(a, b) for a, b in pairs):
+                break
+            if end < ng - 1:
+                end += 1
+            elif segments:  # nothing below: undo the segment above and solve both
+                start, inc, _, _ = segments.pop()
+            else:
+                return None
+        segments.append((start, inc, pairs, len(block)))
+        incoming, gi = out, end + 1
+    pairs = [pr for seg in segments for pr in seg[2]]
+    stats = {
+        "score_groups": ng,
+        "exact_blocks": sum(1 for seg in segments if seg[3]),
+        "exact_block_players": sum(seg[3] for seg in segments),
+    }
+    return pairs, bye, stats
+
+
+# -------------------------------------------------------------------------- result
+
+
+def _finish(ps: list[_P], pairs: list[tuple[_P, _P]], bye: _P | None, method: str) -> Pairing:
+    """Order the tables, count rematches, write the notes and the warnings."""
+    ordered = []
+    for a, b in pairs:
+        if a.pos > b.pos:
+            a, b = b, a
+        ordered.append((a, b))
+    ordered.sort(key=lambda ab: ab[0].pos)
+    notes: dict[PlayerId, str] = {}
+    warnings: list[str] = []
+    rematches = forbidden = gap = 0
+    for table, (a, b) in enumerate(ordered, 1):
+        d = a.pts - b.pts
+        gap += d
+        if d:
+            notes[a.id] = f"paired down: {a.pts} pts v {b.id} ({b.pts} pts), table {table}"
+            notes[b.id] = f"paired up: {b.pts} pts v {a.id} ({a.pts} pts), table {table}"
+        if b.id in a.opp or a.id in b.opp:
+            rematches += 1
+            warnings.append(
+                f"rematch at table {table}: {a.id} v {b.id} (no pairing without one exists)"
+            )
+        if a.bad is not None and b.id in a.bad:
+            forbidden += 1
+            warnings.append(
+                f"staff-forbidden pair at table {table}: {a.id} v {b.id} "
+                "(no pairing avoids it; re-pair by hand if needed)"
+            )
+    if bye is not None:
+        eligible = [p for p in ps if not p.had_bye]
+        if bye.had_bye:
+            notes[bye.id] = "bye: second bye (every active player has had one)"
+            warnings.append(f"second bye for {bye.id}: every active player has had a bye")
+        elif bye is eligible[-1]:
+            notes[bye.id] = "bye: lowest-ranked player without a bye"
+        else:
+            low = eligible[-1]
+            notes[bye.id] = (
+                f"bye: {low.id}, ranked lower, could not take it without "
+                "a rematch or a forbidden pair"
+            )
+            warnings.append(notes[bye.id].replace("bye:", f"bye to {bye.id}:", 1))
+    # The least score gap the groups allow: neighbours in points order, bye removed.
+    pts = [p.pts for p in ps if p is not bye]
+    bound = sum(pts[i] - pts[i + 1] for i in range(0, len(pts) - 1, 2))
+    return Pairing(
+        pairs=[(a.id, b.id) for a, b in ordered],
+        bye=bye.id if bye is not None else None,
+        notes=notes,
+        rematches=rematches,
+        warnings=warnings,
+        method=method,
+        forbidden_pairs=forbidden,
+        score_gap=gap,
+        score_gap_bound=bound,
+    )
