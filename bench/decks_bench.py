@@ -30,7 +30,9 @@ import time
 import warnings
 from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+
+import benchdb
+from benchdb import bench_url, percentile, recreate_database
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out"
@@ -141,51 +143,13 @@ def bench_check(runs: int, seconds: float, cpu: int | None) -> dict:
 # ----------------------------------------------------------------------------- database
 
 
-def bench_url(source_url: str, db_name: str) -> str:
-    parts = urlsplit(source_url)
-    if parts.scheme not in ("postgres", "postgresql", "pgsql"):
-        sys.exit(f"DATABASE_URL must be a PostgreSQL URL, not {source_url!r}")
-    if parts.path.lstrip("/") == db_name:
-        sys.exit(f"the bench database {db_name!r} must not be the DATABASE_URL's database")
-    return urlunsplit(parts._replace(path=f"/{db_name}"))
-
-
-def recreate_database(url: str) -> None:
-    import psycopg
-
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    admin = urlunsplit(parts._replace(scheme="postgresql", path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-
-
 def setup_django(url: str) -> None:
-    os.environ["DATABASE_URL"] = url  # before django.setup(): settings read it once
-    os.environ.setdefault("DEBUG", "false")  # no query log, production-like
-    os.environ.pop("REDIS_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardgame.settings")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0, interactive=False)
+    """The shared setup plus the real card set."""
+    benchdb.setup_django(url)
     from cards_data.loader import load_cards
 
     load_cards()
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("VACUUM ANALYZE")
-
-
-def percentile(samples: list[float], fraction: float) -> float:
-    """Nearest-rank percentile."""
-    ordered = sorted(samples)
-    rank = max(1, round(fraction * len(ordered) + 0.5 - 1e-9))
-    return ordered[min(rank, len(ordered)) - 1]
+    benchdb.vacuum_analyze()
 
 
 def timed_runs(request, runs: int, requests: int, warmup: int, gc_freeze: bool) -> dict:

@@ -24,11 +24,11 @@ import os
 import platform
 import random
 import statistics
-import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+
+from benchdb import bench_url, percentile, recreate_database, setup_django, vacuum_analyze
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out"
@@ -76,47 +76,6 @@ QUERIES: list[tuple[str, dict]] = [
 
 
 # ----------------------------------------------------------------------------- setup
-
-
-def bench_url(source_url: str, db_name: str) -> str:
-    parts = urlsplit(source_url)
-    if parts.scheme not in ("postgres", "postgresql", "pgsql"):
-        sys.exit(f"DATABASE_URL must be a PostgreSQL URL, not {source_url!r}")
-    if parts.path.lstrip("/") == db_name:
-        sys.exit(f"the bench database {db_name!r} must not be the DATABASE_URL's database")
-    return urlunsplit(parts._replace(path=f"/{db_name}"))
-
-
-def recreate_database(url: str) -> None:
-    import psycopg
-
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    admin = urlunsplit(parts._replace(scheme="postgresql", path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def setup_django(url: str) -> None:
-    os.environ["DATABASE_URL"] = url  # before django.setup(): settings read it once
-    os.environ.setdefault("DEBUG", "false")  # no query log, production-like
-    os.environ.pop("REDIS_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardgame.settings")
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0, interactive=False)
-
-
-def vacuum_analyze() -> None:
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("VACUUM ANALYZE")
 
 
 # ----------------------------------------------------------------------------- data
@@ -220,13 +179,6 @@ def build_synthetic(total: int, seed: int = 20240501, batch: int = 5000) -> int:
 
 
 # ----------------------------------------------------------------------------- measuring
-
-
-def percentile(samples: list[float], fraction: float) -> float:
-    """Nearest-rank percentile."""
-    ordered = sorted(samples)
-    rank = max(1, round(fraction * len(ordered) + 0.5 - 1e-9))
-    return ordered[min(rank, len(ordered)) - 1]
 
 
 def measure(rounds: int, runs: int, warmup: int, gc_freeze: bool = False, seed: int = 7) -> dict:

@@ -1,0 +1,60 @@
+"""What the database benchmarks share: a throwaway PostgreSQL database, Django set up on
+it, and the nearest-rank percentile they report."""
+
+import os
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def bench_url(source_url: str, db_name: str) -> str:
+    """DATABASE_URL's server with the bench's own database name (never the dev database)."""
+    parts = urlsplit(source_url)
+    if parts.scheme not in ("postgres", "postgresql", "pgsql"):
+        sys.exit(f"DATABASE_URL must be a PostgreSQL URL, not {source_url!r}")
+    if parts.path.lstrip("/") == db_name:
+        sys.exit(f"the bench database {db_name!r} must not be the DATABASE_URL's database")
+    return urlunsplit(parts._replace(path=f"/{db_name}"))
+
+
+def recreate_database(url: str) -> None:
+    import psycopg
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    admin = urlunsplit(parts._replace(scheme="postgresql", path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def setup_django(url: str) -> None:
+    """Point Django at `url` (before django.setup(): settings read it once) and migrate."""
+    os.environ["DATABASE_URL"] = url
+    os.environ.setdefault("DEBUG", "false")  # no query log, production-like
+    os.environ.pop("REDIS_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardgame.settings")
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+
+
+def vacuum_analyze() -> None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    """Nearest-rank percentile."""
+    ordered = sorted(samples)
+    rank = max(1, round(fraction * len(ordered) + 0.5 - 1e-9))
+    return ordered[min(rank, len(ordered)) - 1]

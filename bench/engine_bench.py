@@ -1,0 +1,121 @@
+"""Speed of the rules engine (engine/): random-vs-random games on one core.
+
+    .venv/bin/python bench/engine_bench.py [--games 200] [--runs 3]
+
+Per run: `--games` complete games between two uniform random bots with the EX-1
+colonies (`laci` vs `dani` of engine.simulate), one process, one core. Measured:
+games/s and decisions/s (a decision = `legal_actions`, the random pick and
+`apply`); the latency of `apply` alone (p50/p95/p99 over every decision of the
+run) and of `legal_actions`; and `dump` + `load` of a mid-game state (the state at the
+middle decision of the run's first game; median of 200 round trips) with its JSON
+size. Each figure is the median over `--runs` runs. Raw numbers go to
+bench/out/engine_bench.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.bots import RandomBot  # noqa: E402
+from engine.game import apply, legal_actions, new_game, pending  # noqa: E402
+from engine.serialize import dump, load  # noqa: E402
+from engine.simulate import PRESETS, build_colony, load_cards  # noqa: E402
+
+
+def percentile(values, q):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def one_run(colonies, games, seed):
+    apply_times = []
+    legal_times = []
+    decisions = 0
+    middle = None
+    started = time.perf_counter()
+    for i in range(games):
+        state = new_game(colonies, f"bench-{seed}-{i}")
+        bots = [RandomBot(f"{seed}-{i}-0"), RandomBot(f"{seed}-{i}-1")]
+        log = []
+        while (p := pending(state)) is not None:
+            t0 = time.perf_counter()
+            actions = legal_actions(state)
+            t1 = time.perf_counter()
+            action = actions[bots[p.player].rng.below(len(actions))]  # RandomBot.choose
+            t2 = time.perf_counter()
+            apply(state, action)
+            apply_times.append(time.perf_counter() - t2)
+            legal_times.append(t1 - t0)
+            log.append(action.id)
+            decisions += 1
+        if i == 0:
+            middle = (f"bench-{seed}-{i}", log[: len(log) // 2])
+    elapsed = time.perf_counter() - started
+    # a mid-game state of the first game
+    state = new_game(colonies, middle[0])
+    for action_id in middle[1]:
+        apply(state, action_id)
+    assert legal_actions(state)
+    text = dump(state)
+    rounds = []
+    for _ in range(200):
+        t0 = time.perf_counter()
+        load(dump(state))
+        rounds.append(time.perf_counter() - t0)
+    return {
+        "games_per_s": games / elapsed,
+        "decisions_per_s": decisions / elapsed,
+        "decisions_per_game": decisions / games,
+        "apply_p50_ms": 1000 * percentile(apply_times, 0.50),
+        "apply_p95_ms": 1000 * percentile(apply_times, 0.95),
+        "apply_p99_ms": 1000 * percentile(apply_times, 0.99),
+        "legal_actions_p50_ms": 1000 * percentile(legal_times, 0.50),
+        "legal_actions_p95_ms": 1000 * percentile(legal_times, 0.95),
+        "dump_load_ms": 1000 * statistics.median(rounds),
+        "state_bytes": len(text.encode()),
+    }
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args(argv)
+    cards = load_cards()
+    colonies = [build_colony(cards, PRESETS["laci"]), build_colony(cards, PRESETS["dani"])]
+    runs = []
+    for r in range(args.runs):
+        runs.append(one_run(colonies, args.games, r))
+        print(
+            f"run {r + 1}: " + ", ".join(f"{k}={v:.3f}" for k, v in runs[-1].items()),
+            file=sys.stderr,
+        )
+    median = {k: statistics.median(run[k] for run in runs) for k in runs[0]}
+    print(json.dumps({"median": median}, indent=2))
+    out = ROOT / "bench" / "out"
+    out.mkdir(exist_ok=True)
+    (out / "engine_bench.json").write_text(
+        json.dumps(
+            {
+                "python": platform.python_version(),
+                "machine": platform.processor() or platform.machine(),
+                "games": args.games,
+                "runs": runs,
+                "median": median,
+            },
+            indent=2,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
