@@ -1,0 +1,152 @@
+"""Actions (structured decisions with stable ids) and the two engine errors.
+
+An action is a kind plus a few int/str parameters. Its id is a canonical string
+(``"fire:ship=12,target=30"``) that stays the same for the same decision, so a
+client can echo it back and an action log replays. ``MalformedAction`` means the
+request cannot be understood at all (HTTP 400); ``IllegalAction`` means it is
+understood but not allowed now (HTTP 409/422). Both carry a reason ``code``.
+"""
+
+from dataclasses import dataclass
+
+# kind -> {param: (type, required)}
+SCHEMA: dict[str, dict[str, tuple[type, bool]]] = {
+    "mulligan": {},  # R 10.5
+    "keep": {},
+    "cut": {"at": (int, True)},  # R 16.1
+    "place": {"card": (int, True), "to": (str, True), "ship": (int, False)},  # M1
+    "play": {"card": (int, True)},  # M4 / interrupts in a window
+    "pay": {"card": (int, True)},  # M5, combat payment step, trap (R 4.5.9)
+    "upgrade": {"card": (int, True)},  # M6
+    "cash": {"a": (int, True), "b": (int, True)},  # M3
+    "draw": {},  # M7
+    "search": {},  # M8
+    "wasteland_draw": {},  # M9
+    "attack": {"target": (str, True), "card": (int, False)},  # M2
+    "activate": {"card": (int, True), "ability": (int, True)},  # R 12.1c
+    "end_turn": {},  # R 1.8
+    "choose": {"value": (int, True)},
+    "done": {},
+    "pass": {},
+    "board": {"card": (int, True), "ship": (int, True)},  # R 11.4.2.2
+    "fire": {"ship": (int, True), "target": (int, True)},  # R 11.4.4.4a
+    "stealth": {"ship": (int, True)},  # R 13.6
+    "heavy_weapons": {"ship": (int, True)},  # R 13.7
+    "ordnance": {"ship": (int, True)},  # R 13.9
+    "return_fire": {},  # R 11.4.4.6.2
+    "hold_fire": {},
+    "decline": {},
+}
+
+PLACE_TO = ("surface", "canteen", "ship")
+ATTACK_TARGETS = ("colony", "centre", "crew", "base")
+
+
+class EngineError(Exception):
+    def __init__(self, code: str, message: str = ""):
+        super().__init__(f"{code}: {message}" if message else code)
+        self.code = code
+        self.message = message
+
+
+class MalformedAction(EngineError):
+    """The action cannot be parsed (unknown kind, missing or mistyped parameter)."""
+
+
+class IllegalAction(EngineError):
+    """The action is well formed but not allowed in this state; ``code`` says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    kind: str
+    params: tuple = ()
+
+    @classmethod
+    def make(cls, kind: str, **params) -> "Action":
+        if not params:
+            return cls(kind, ())
+        items = [(k, v) for k, v in params.items() if v is not None]
+        if len(items) > 1:
+            items.sort()
+        return cls(kind, tuple(items))
+
+    def get(self, key, default=None):
+        for k, v in self.params:
+            if k == key:
+                return v
+        return default
+
+    @property
+    def id(self) -> str:
+        if not self.params:
+            return self.kind
+        return self.kind + ":" + ",".join(f"{k}={v}" for k, v in self.params)
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "kind": self.kind, **dict(self.params)}
+
+    def __str__(self) -> str:
+        return self.id
+
+
+def parse_action(obj) -> Action:
+    """An Action from an Action, an id string or a dict ({"id": ...} or {"kind": ..., ...})."""
+    if isinstance(obj, Action):
+        kind, params = obj.kind, dict(obj.params)
+    elif isinstance(obj, str):
+        kind, params = _parse_id(obj)
+    elif isinstance(obj, dict):
+        if "kind" in obj:
+            kind = obj["kind"]
+            # an optional parameter may be given as null (JSON) / None
+            params = {k: v for k, v in obj.items() if k not in ("kind", "id") and v is not None}
+        elif "id" in obj and len(obj) == 1:
+            kind, params = _parse_id(obj["id"])
+        else:
+            raise MalformedAction("NO_KIND", "an action needs a 'kind' or an 'id'")
+    else:
+        raise MalformedAction("NOT_AN_ACTION", f"cannot read an action from {type(obj).__name__}")
+    if not isinstance(kind, str) or kind not in SCHEMA:
+        raise MalformedAction("UNKNOWN_KIND", f"unknown action kind {kind!r}")
+    schema = SCHEMA[kind]
+    for key, value in params.items():
+        if key not in schema:
+            raise MalformedAction("UNKNOWN_PARAM", f"{kind} takes no parameter {key!r}")
+        expected = schema[key][0]
+        if isinstance(value, bool) or not isinstance(value, expected):
+            raise MalformedAction("BAD_PARAM", f"{kind}.{key} must be {expected.__name__}")
+    for key, (_, required) in schema.items():
+        if required and key not in params:
+            raise MalformedAction("MISSING_PARAM", f"{kind} needs {key!r}")
+    if kind == "place":
+        if params["to"] not in PLACE_TO:
+            raise MalformedAction("BAD_PARAM", "place.to must be surface, canteen or ship")
+        if (params["to"] == "ship") != ("ship" in params):
+            raise MalformedAction("BAD_PARAM", "place.ship is needed exactly when to=ship")
+    if kind == "attack":
+        if params["target"] not in ATTACK_TARGETS:
+            raise MalformedAction("BAD_PARAM", "attack.target: colony, centre, crew or base")
+        if (params["target"] in ("crew", "base")) != ("card" in params):
+            raise MalformedAction("BAD_PARAM", "attack.card is needed exactly for crew/base")
+    return Action.make(kind, **params)
+
+
+def _parse_id(text: str):
+    kind, _, rest = text.partition(":")
+    params = {}
+    if rest:
+        for part in rest.split(","):
+            key, eq, value = part.partition("=")
+            if not eq or not key:
+                raise MalformedAction("BAD_ID", f"cannot read {text!r}")
+            schema = SCHEMA.get(kind, {})
+            expected = schema.get(key, (str,))[0]
+            if expected is int:
+                try:
+                    params[key] = int(value)
+                except ValueError:
+                    raise MalformedAction("BAD_PARAM", f"{kind}.{key} must be int") from None
+            else:
+                params[key] = value
+    return kind, params

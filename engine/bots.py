@@ -1,0 +1,167 @@
+"""Bots: a uniform random player and a simple heuristic player.
+
+A bot is an object with ``choose(state, seat) -> Action`` (one of
+``legal_actions(state)``). Bots own their generator, so a game between bots
+replays from its seeds. The heuristic bot only uses what its player may know:
+its own cards (even face down) and public information; it never looks at the
+opponent's hidden cards.
+"""
+
+from . import values as V
+from .game import legal_actions
+from .rng import Rng
+
+
+class RandomBot:
+    """Uniform over the legal actions."""
+
+    name = "random"
+
+    def __init__(self, seed=0):
+        self.rng = Rng.from_seed(f"random-bot:{seed}")
+
+    def choose(self, state, seat):
+        actions = legal_actions(state)
+        return actions[self.rng.below(len(actions))]
+
+
+class HeuristicBot:
+    """Scores each legal action with a few rules of thumb; ties are broken at random."""
+
+    name = "heuristic"
+
+    def __init__(self, seed=0):
+        self.rng = Rng.from_seed(f"heuristic-bot:{seed}")
+
+    def choose(self, state, seat):
+        actions = legal_actions(state)
+        frame = state.stack[-1]
+        decision = frame["await"]["decision"]
+        best, best_score = [], None
+        for action in actions:
+            score = self.score(state, seat, decision, action)
+            if best_score is None or score > best_score:
+                best, best_score = [action], score
+            elif score == best_score:
+                best.append(action)
+        return best[self.rng.below(len(best))]
+
+    # -- rules of thumb --------------------------------------------------------------------
+
+    def score(self, state, seat, decision, action):
+        kind = action.kind
+        if decision == "main":
+            return self._main(state, seat, action)
+        if decision == "mulligan":
+            centre = state.players[seat].centre
+            ships = sum(1 for c in centre if state.defs[state.cards[c].code]["type"] == "ship")
+            return (15 if ships == 0 else 0) if kind == "mulligan" else 10
+        if decision == "fire":
+            if kind == "fire":
+                ship = state.cards[action.get("ship")]
+                target = state.cards[action.get("target")]
+                fp = V.stat(state, ship, "firepower")
+                left = V.armour_left(state, target)
+                return 50 + left if fp >= left else 30 + fp
+            if kind == "stealth":
+                return 35
+            if kind == "heavy_weapons":
+                return 20 if state.players[seat].credits >= 6 else 0
+            return 5
+        if decision == "return_fire":
+            return {"return_fire": 30, "stealth": 25, "heavy_weapons": 0}.get(kind, 10)
+        if decision == "burst_return_fire":
+            return 30 if kind == "return_fire" else 10
+        if decision == "trap":
+            return 30 if kind == "pay" else 10
+        if decision in ("attackers", "bombers"):
+            return {"choose": 20, "ordnance": 15}.get(kind, 5)
+        if decision == "defenders":
+            return self._defend(state, seat, action)
+        if decision == "board":
+            if kind == "board":
+                crew = state.cards[action.get("card")]
+                real = state.defs[crew.code]["type"] == "crew"
+                affordable = (
+                    crew.paid or V.card_cost(state, seat, crew) <= state.players[seat].credits
+                )
+                return 30 if real and affordable else 0
+            return 10
+        if decision == "payments":
+            return 30 if kind == "pay" else 10
+        if decision == "respond":
+            return {"pass": 10, "play": 12, "activate": 11}.get(kind, 0)
+        if decision == "distribute":
+            return 20 if kind == "choose" else 0
+        if decision == "discard":
+            if kind == "choose":  # discard the cheapest of one's own cards
+                card = state.cards[action.get("value")]
+                cost = state.defs[card.code]["credit_cost"]
+                return -(cost if isinstance(cost, int) else 3) if card.owner == seat else 0
+            return 0
+        return 0
+
+    def _main(self, state, seat, action):
+        kind = action.kind
+        player = state.players[seat]
+        credits = player.credits
+        if kind == "play":
+            d = state.defs[state.cards[action.get("card")].code]
+            if d["type"] == "ship":
+                return 50 + min(d["credit_cost"], 20)
+            return 28 if d["type"] == "event" else 12
+        if kind == "place":
+            card = state.cards[action.get("card")]
+            t = state.defs[card.code]["type"]
+            slot = {"surface": "base", "canteen": "crew", "ship": "armament"}[action.get("to")]
+            return 36 if t == slot else -10
+        if kind == "pay":
+            return 40
+        if kind == "upgrade":
+            card = state.cards[action.get("card")]
+            d = state.defs[card.code]
+            limit = d.get("upgrade_limit")
+            if d["type"] == "base" and isinstance(limit, int) and card.upgrades < limit:
+                return 25
+            return -5
+        if kind == "attack":
+            mine = [state.cards[c] for c in player.hangar if state.cards[c].orientation == "active"]
+            theirs = [
+                state.cards[c]
+                for c in state.players[1 - seat].hangar
+                if state.cards[c].orientation == "active"
+            ]
+            power = sum(V.stat(state, s, "firepower") for s in mine)
+            guard = sum(V.armour_left(state, s) for s in theirs)
+            bombs = sum(V.stat(state, s, "bombardment") for s in mine)
+            if action.get("target") == "colony" and bombs > 0 and power >= guard:
+                return 45
+            return 2
+        if kind == "draw":
+            return 18 if credits >= 4 and len(player.centre) < 5 else 1
+        if kind == "wasteland_draw":
+            return 14
+        if kind == "search":
+            return 3
+        if kind == "activate":
+            return 20
+        if kind == "cash":
+            return -20
+        return 10  # end_turn
+
+    def _defend(self, state, seat, action):
+        if action.kind == "done":
+            return 10
+        ship = state.cards[action.get("value")]
+        attackers = [state.cards[c] for c in state.combat["attackers"]]
+        if not attackers:
+            return 0
+        weakest = min(V.armour_left(state, s) for s in attackers)
+        return 20 if V.stat(state, ship, "firepower") >= weakest else 5
+
+
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+
+
+def make_bot(name: str, seed=0):
+    return BOTS[name](seed)

@@ -1,0 +1,197 @@
+"""The rules' continuation: a stack of small JSON-able frames, and events.
+
+The engine has the OpenSpiel shape (NOTES.md): the state knows the pending
+decision, ``legal_actions`` lists it, ``apply`` feeds one action and runs the
+rules forward to the next decision. "Running forward" is a driver loop over a
+stack of frames (plain dicts, so a state dumps to JSON at any decision). Each
+frame kind has a handler:
+
+- ``run(state, frame, ev)`` does one step: it sets ``frame["await"]`` (a
+  decision of one player), pushes frames, or pops itself; the driver calls it
+  again whenever the frame is on top and not waiting;
+- ``legal(state, frame)`` lists the actions of the awaited decision;
+- ``check(state, frame, action)`` returns a reason code or None (default:
+  membership in ``legal``);
+- ``act(state, frame, action, ev)`` applies a legal action.
+"""
+
+from dataclasses import dataclass, field
+
+from .actions import Action
+
+HANDLERS: dict = {}
+
+
+class Handler:
+    kind = ""
+
+    def run(self, state, frame, ev):  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def legal(self, state, frame) -> list:
+        return []
+
+    def check(self, state, frame, action):
+        return None if action in self.legal(state, frame) else "NOT_A_LEGAL_CHOICE"
+
+    def act(self, state, frame, action, ev):  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def info(self, state, frame) -> dict:
+        """Public description of the awaited decision (never hidden identities)."""
+        return {}
+
+
+def register(cls):
+    HANDLERS[cls.kind] = cls()
+    return cls
+
+
+# --- events --------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Event:
+    """Something that happened. `data` is public; `secret` is shown only to `to`."""
+
+    kind: str
+    data: dict
+    secret: dict | None = None
+    to: tuple = field(default_factory=tuple)
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "data": self.data, "secret": self.secret, "to": list(self.to)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Event":
+        return cls(d["kind"], d["data"], d.get("secret"), tuple(d.get("to") or ()))
+
+
+def emit(ev: list, kind: str, secret: dict | None = None, audience=(), **data) -> None:
+    """Append an event; `secret` is seen only by the seats in `audience`."""
+    ev.append(Event(kind, data, secret, tuple(audience)))
+
+
+# --- stack helpers -------------------------------------------------------------------
+
+
+def push(state, frame: dict) -> dict:
+    state.stack.append(frame)
+    return frame
+
+
+def pop(state, frame: dict) -> None:
+    top = state.stack[-1]
+    if top is not frame:
+        raise RuntimeError(f"pop of {frame['kind']} while {top['kind']} is on top")
+    state.stack.pop()
+
+
+def wait(frame: dict, player: int, decision: str) -> None:
+    frame["await"] = {"player": player, "decision": decision}
+
+
+def top(state) -> dict | None:
+    return state.stack[-1] if state.stack else None
+
+
+def parent(state, frame: dict) -> dict:
+    for i in range(len(state.stack) - 1, -1, -1):
+        if state.stack[i] is frame:
+            return state.stack[i - 1]
+    raise RuntimeError("frame not on the stack")
+
+
+MAX_STEPS = 100_000
+
+
+def advance(state, ev: list) -> None:
+    """Run the rules forward until a player must decide or the game is over."""
+    steps = 0
+    while state.stack and state.winner is None and state.result is None:
+        frame = state.stack[-1]
+        if "await" in frame:
+            return
+        HANDLERS[frame["kind"]].run(state, frame, ev)
+        steps += 1
+        if steps > MAX_STEPS:  # pragma: no cover - a bug guard
+            raise RuntimeError(f"the rules did not reach a decision (stuck in {frame['kind']})")
+
+
+# --- a generic pick: one decision per pick, plus "done" when optional ---------------------
+
+
+def ask(
+    state,
+    player: int,
+    prompt: str,
+    options: list,
+    store: str,
+    n: int = 1,
+    minimum: int | None = None,
+    info: dict | None = None,
+) -> dict:
+    """Push a choice of `n` distinct values out of `options` for `player`.
+
+    The picks land in ``answers[store]`` of the frame below. With ``minimum`` <
+    ``n`` the player may say "done" early (NOTES.md: multi-picks are one
+    decision per pick plus "done").
+    """
+    return push(
+        state,
+        {
+            "kind": "choice",
+            "player": player,
+            "prompt": prompt,
+            "options": list(options),
+            "n": min(n, len(options)),
+            "min": min(n, len(options)) if minimum is None else minimum,
+            "picks": [],
+            "store": store,
+            "info": info or {},
+        },
+    )
+
+
+def answer(frame: dict, key: str, default=None):
+    return frame.get("answers", {}).get(key, default)
+
+
+def clear_answers(frame: dict) -> None:
+    frame.pop("answers", None)
+
+
+@register
+class Choice(Handler):
+    kind = "choice"
+
+    def run(self, state, frame, ev):
+        if len(frame["picks"]) >= frame["n"]:
+            self._finish(state, frame)
+            return
+        wait(frame, frame["player"], frame["prompt"])
+
+    def legal(self, state, frame):
+        out = [Action.make("choose", value=v) for v in frame["options"] if v not in frame["picks"]]
+        if len(frame["picks"]) >= frame["min"]:
+            out.append(Action.make("done"))
+        return out
+
+    def act(self, state, frame, action, ev):
+        if action.kind == "done":
+            self._finish(state, frame)
+            return
+        frame["picks"].append(action.get("value"))
+        frame.pop("await", None)
+
+    def _finish(self, state, frame):
+        pop(state, frame)
+        below = state.stack[-1]
+        below.setdefault("answers", {})[frame["store"]] = list(frame["picks"])
+
+    def info(self, state, frame):
+        return {
+            "prompt": frame["prompt"],
+            "picks_left": frame["n"] - len(frame["picks"]),
+            **frame["info"],
+        }

@@ -1,0 +1,757 @@
+"""The game: setup (R 10), the turn (R 11.2, 11.3, 11.5), winning (R 15) and the API.
+
+    state = new_game([colony_a, colony_b], seed=42)
+    pending(state)          -> Pending(player, decision, info) or None when over
+    legal_actions(state)    -> [Action, ...] of the deciding player
+    events = apply(state, action)   # mutates; runs the rules to the next decision
+
+``apply`` raises ``MalformedAction`` (unreadable) or ``IllegalAction`` (not
+allowed now), each with a reason ``code``; the state is unchanged then.
+"""
+
+from dataclasses import dataclass
+
+from . import combat as C
+from . import ops
+from . import resolve as R
+from . import values as V
+from .actions import Action, IllegalAction, MalformedAction, parse_action
+from .deck import Ruleset as DeckRuleset
+from .deck import check_deck
+from .flow import (
+    HANDLERS,
+    Handler,
+    advance,
+    answer,
+    ask,
+    clear_answers,
+    emit,
+    pop,
+    push,
+    register,
+    wait,
+)
+from .rng import Rng
+from .ruleset import DEFAULT, Ruleset
+from .state import CardInstance, GameState, PlayerState, cards_in_play, new_id
+
+UPGRADE_COST = 1  # R 4.5.2
+MAX_BOUGHT_UPGRADES = 2  # R 4.5.2
+DRAW_COST = 1  # M7
+SEARCH_COST, SEARCH_DEPTH = 2, 5  # M8
+WASTELAND_DRAW_COST, WASTELAND_DRAW_COLONY = 2, 5  # M9
+
+
+@dataclass(frozen=True)
+class Pending:
+    player: int
+    decision: str
+    info: dict
+
+
+# --- setup (R 10) ----------------------------------------------------------------------
+
+
+def new_game(
+    colonies,
+    seed,
+    ruleset: Ruleset = DEFAULT,
+    *,
+    names=("p1", "p2"),
+    starting_player: int | None = None,
+    events: list | None = None,
+) -> GameState:
+    """Set up a game (R 10): shuffle and cut, starting player, 5 credits, 5 cards, mulligans.
+
+    `colonies` is two lists of card definitions (dicts shaped like the set files,
+    one entry per copy). `starting_player` overrides the die roll (R 10.2), e.g.
+    for a playoff's higher seed (R 18.7).
+    """
+    if len(colonies) != 2:
+        raise ValueError("two colonies are needed")
+    if ruleset.check_decks:
+        deck_rules = DeckRuleset(race_rule=ruleset.race_rule)
+        for seat, colony in enumerate(colonies):
+            counts = {}
+            for d in colony:
+                counts.setdefault(d["code"], [d, 0])[1] += 1
+            problems = check_deck([(d, n) for d, n in counts.values()], deck_rules)
+            if problems:
+                raise ValueError(f"colony {seat} is not legal: {[p.code for p in problems]}")
+    defs = {}
+    for colony in colonies:
+        for d in colony:
+            defs.setdefault(d["code"], d)
+    state = GameState(
+        ruleset=ruleset,
+        defs=defs,
+        players=[PlayerState(0, names[0]), PlayerState(1, names[1])],
+        cards={},
+        rng=Rng.from_seed(seed),
+    )
+    for seat, colony in enumerate(colonies):
+        for d in colony:
+            card = CardInstance(
+                id=new_id(state), code=d["code"], owner=seat, controller=seat, zone="colony"
+            )
+            state.cards[card.id] = card
+            state.players[seat].colony.append(card.id)
+    push(state, {"kind": "turns"})
+    push(state, {"kind": "setup", "step": "shuffle", "start": starting_player})
+    settle(state, [] if events is None else events)
+    return state
+
+
+@register
+class Setup(Handler):
+    kind = "setup"
+
+    def run(self, state, frame, ev):
+        if frame["step"] == "shuffle":  # R 10.1: each colony is shuffled, the opponent cuts
+            frame["step"] = "deal"
+            for seat in (1, 0):
+                ops.shuffle_colony(state, seat, ev)
+            return
+        pop(state, frame)
+        start = frame["start"]
+        if start is None:
+            start = state.rng.below(2)  # R 10.2: a die roll, ties re-rolled
+        state.starting_player = start
+        emit(ev, "starting_player", player=start)
+        for seat in (0, 1):
+            state.players[seat].credits = state.ruleset.initial_credits  # R 10.3
+            ops.draw(state, seat, state.ruleset.opening_hand, ev, "opening hand")  # R 10.4
+        push(state, {"kind": "mulligan", "order": [start, 1 - start], "i": 0})
+
+
+@register
+class Mulligan(Handler):
+    """R 10.5 / AMB-08: the starting player decides first, then the other; once each."""
+
+    kind = "mulligan"
+
+    def run(self, state, frame, ev):
+        if frame.get("redraw") is not None:
+            seat = frame.pop("redraw")
+            ops.draw(state, seat, state.ruleset.opening_hand, ev, "mulligan")
+            frame["i"] += 1
+            return
+        if frame["i"] >= len(frame["order"]):
+            pop(state, frame)
+            return
+        wait(frame, frame["order"][frame["i"]], "mulligan")
+
+    def legal(self, state, frame):
+        seat = frame["order"][frame["i"]]
+        out = [Action.make("keep")]
+        if not state.players[seat].mulligan_used:
+            out.insert(0, Action.make("mulligan"))
+        return out
+
+    def check(self, state, frame, action):
+        if action.kind == "mulligan" and state.players[frame["order"][frame["i"]]].mulligan_used:
+            return "MULLIGAN_USED"
+        return super().check(state, frame, action)
+
+    def act(self, state, frame, action, ev):
+        seat = frame["order"][frame["i"]]
+        if action.kind == "keep":
+            emit(ev, "keep", player=seat)
+            frame["i"] += 1
+            return
+        player = state.players[seat]
+        player.mulligan_used = True
+        emit(ev, "mulligan", player=seat)
+        for cid in list(player.centre):
+            ops.relocate(state, state.cards[cid], "colony", ev, "mulligan")
+        frame["redraw"] = seat
+        ops.shuffle_colony(state, seat, ev)
+
+
+@register
+class Cut(Handler):
+    """R 16.1 with ``ruleset.cut == "choose"``: the opponent picks the cut position."""
+
+    kind = "cut"
+
+    def run(self, state, frame, ev):
+        wait(frame, frame["player"], "cut")
+
+    def legal(self, state, frame):
+        n = len(state.players[frame["owner"]].colony)
+        return [Action.make("cut", at=i) for i in range(n)]
+
+    def act(self, state, frame, action, ev):
+        pop(state, frame)
+        ops.cut(state, frame["owner"], action.get("at"), ev)
+
+
+# --- turns -------------------------------------------------------------------------------
+
+
+@register
+class Turns(Handler):
+    kind = "turns"
+
+    def run(self, state, frame, ev):
+        limit = state.ruleset.turn_limit
+        if limit and state.turn >= limit:
+            state.result = "turn_limit"
+            state.phase = "over"
+            emit(ev, "game_over", winner=None, reason="turn_limit")
+            return
+        state.turn += 1
+        state.active = state.starting_player if state.turn % 2 == 1 else 1 - state.starting_player
+        emit(ev, "turn", turn=state.turn, player=state.active)
+        push(state, {"kind": "turn", "step": "start"})
+
+
+def turn_income(state: GameState) -> int:
+    """R 10.6: 1, 2, 3, 4 in game turns 1-4, then 5."""
+    schedule = state.ruleset.turn_credits
+    if state.turn <= len(schedule):
+        return schedule[state.turn - 1]
+    return state.ruleset.income
+
+
+@register
+class Turn(Handler):
+    kind = "turn"
+
+    def run(self, state, frame, ev):
+        step = frame["step"]
+        seat = state.active
+        if step == "start":  # R 11.2
+            state.phase = "start"
+            for cid in state.players[seat].surface:
+                state.cards[cid].bought = 0
+            ops.gain(state, seat, turn_income(state), ev, "income")  # R 11.2.1
+            frame["step"] = "start_window"
+            cards = [c for c in cards_in_play(state, seat) if V.effective(state, c)]
+            for card in reversed(cards):
+                ops.push_trigger(state, card, "start_of_turn")
+        elif step == "start_window":  # R 11.2.2
+            frame["step"] = "main"
+            R.open_window(state, seat, "start")
+        elif step == "main":  # R 11.3
+            state.phase = "main"
+            wait(frame, seat, "main")
+        elif step == "end_hand":  # R 11.5.1
+            state.phase = "end"
+            centre = state.players[seat].centre
+            excess = len(centre) - state.ruleset.hand_limit
+            picked = answer(frame, "hand")
+            if picked is not None:
+                clear_answers(frame)
+                for cid in picked:
+                    ops.relocate(state, state.cards[cid], "wasteland", ev, "hand limit")
+            elif excess > 0:
+                ask(state, seat, "discard", list(centre), "hand", n=excess)
+                return
+            frame["step"] = "end_hangar"
+        elif step == "end_hangar":  # R 11.5.2
+            picked = answer(frame, "ship")
+            if picked is not None:
+                clear_answers(frame)
+                ship = state.cards[picked[0]]
+                ops.leave_with_attachments(state, ship, ev, "hangar limit")
+                ops.relocate(state, ship, "trash", ev, "hangar limit", face_up=True)
+                return
+            if V.hangar_total(state, seat) > state.ruleset.hangar_limit:
+                ask(state, seat, "discard_ship", list(state.players[seat].hangar), "ship", n=1)
+                return
+            frame["step"] = "end_rest"
+        elif step == "end_rest":
+            self._end_rest(state, frame, ev)
+
+    def _end_rest(self, state, frame, ev):
+        seat = state.active
+        player = state.players[seat]
+        rules = state.ruleset
+        if player.credits > rules.credit_cap:  # R 11.5.3
+            ops.spend(state, seat, player.credits - rules.credit_cap, ev, "credit cap")
+        seats = (0, 1) if rules.armour_reset_scope == "all" else (seat,)
+        for s in seats:  # R 11.5.4 / AMB-19
+            for card in cards_in_play(state, s):
+                card.damage = 0
+        for card in cards_in_play(state, seat):  # R 11.5.5 / R 6.7
+            if card.orientation == "damaged":
+                ops.rotate(state, card, "used", ev, "recovery")
+            elif card.orientation == "used":
+                ops.rotate(state, card, "active", ev, "recovery")
+        R.expire(state, "until_end_of_turn")
+        self._return_control(state, ev)
+        ops.check_state(state, ev)  # AMB-34
+        pop(state, frame)
+        emit(ev, "end_turn", player=seat, turn=state.turn)
+        # R 15.1 / 15.3 / AMB-11: the win check closes the end phase
+        if not state.players[1 - seat].colony:
+            state.winner = seat
+            state.result = "colony"
+            state.phase = "over"
+            state.stack.clear()
+            emit(ev, "game_over", winner=seat, reason="colony")
+
+    @staticmethod
+    def _return_control(state, ev):
+        for cid, original in state.control:
+            ship = state.cards.get(cid)
+            if ship is None or ship.zone != "hangar" or ship.attached_to is not None:
+                continue
+            if ship.controller == original:
+                continue
+            state.players[ship.controller].hangar.remove(cid)
+            state.players[original].hangar.append(cid)
+            ship.controller = original
+            for aid in ship.attachments:
+                state.cards[aid].controller = original
+            emit(ev, "control", card=ops.pub(state, ship), controller=original)
+        state.control = []
+
+    # -- the main phase decision (R 11.3.1, M1-M9) -------------------------------------------
+
+    def legal(self, state, frame):
+        if frame["step"] != "main":
+            return []
+        return main_actions(state, state.active)
+
+    def check(self, state, frame, action):
+        if frame["step"] != "main":
+            return "NOT_A_LEGAL_CHOICE"
+        return check_main(state, state.active, action)
+
+    def act(self, state, frame, action, ev):
+        do_main(state, frame, state.active, action, ev)
+
+    def info(self, state, frame):
+        return {"turn": state.turn}
+
+
+def _own_centre(state, seat, cid):
+    card = state.cards.get(cid)
+    if card is None or card.zone != "centre" or card.owner != seat:
+        return None
+    return card
+
+
+def _own_in_play(state, seat, cid, zone=None):
+    card = state.cards.get(cid)
+    if card is None or card.zone not in ("surface", "canteen", "hangar") or card.controller != seat:
+        return None
+    if zone is not None and card.zone != zone:
+        return None
+    return card
+
+
+def check_main(state, seat, action) -> str | None:
+    """Why a main-phase action is not allowed (None = allowed)."""
+    kind = action.kind
+    player = state.players[seat]
+    credits = player.credits
+    if kind == "end_turn":
+        return None
+    if kind == "place":  # M1, R 6.10 / AMB-39
+        card = _own_centre(state, seat, action.get("card"))
+        if card is None:
+            return "NOT_IN_CENTRE"
+        to = action.get("to")
+        slot = {"surface": "base", "canteen": "crew", "ship": "armament"}[to]
+        if V.ctype(state, card) != slot and to not in state.ruleset.bluff_slots:
+            return "BLUFF_NOT_ALLOWED"
+        if to == "ship":
+            ship = _own_in_play(state, seat, action.get("ship"), "hangar")
+            if ship is None or ship.attached_to is not None:
+                return "NOT_YOUR_SHIP"
+            if V.capacity_left(state, ship) <= 0:
+                return "SHIP_FULL"  # R 4.2.4
+        return None
+    if kind == "play":  # M4
+        card = _own_centre(state, seat, action.get("card"))
+        if card is None:
+            return "NOT_IN_CENTRE"
+        d = state.defs[card.code]
+        t = d["type"]
+        if t in ("base", "crew", "armament"):
+            return "PLAY_FACE_DOWN"  # R 6.8.3 / AMB-02: these enter face down (M1)
+        if t == "ship":
+            if V.card_cost(state, seat, card) > credits:
+                return "INSUFFICIENT_CREDITS"
+            if state.ruleset.hangar_limit_on_play and (
+                V.hangar_total(state, seat) + V.hangar_size(state, card)
+                > state.ruleset.hangar_limit
+            ):
+                return "HANGAR_FULL"
+            return None
+        if t == "interrupt" and d["subtype"] not in R.WINDOW_SUBTYPES["main"]:
+            return "WRONG_PHASE"  # R 4.7.3
+        if not R.can_play_card(state, seat, card):
+            if isinstance(d["credit_cost"], int) and V.card_cost(state, seat, card) > credits:
+                return "INSUFFICIENT_CREDITS"
+            return "NO_TARGET"
+        return None
+    if kind == "pay":  # M5
+        card = _own_in_play(state, seat, action.get("card"))
+        if card is None:
+            return "NOT_YOUR_CARD"
+        return _pay_reason(state, seat, card, credits)
+    if kind == "upgrade":  # M6
+        card = _own_in_play(state, seat, action.get("card"), "surface")
+        if card is None:
+            return "NOT_YOUR_BASE"
+        if card.bought >= MAX_BOUGHT_UPGRADES:
+            return "UPGRADE_LIMIT_PER_TURN"
+        if V.action_cost(state, seat, "upgrade", UPGRADE_COST) > credits:
+            return "INSUFFICIENT_CREDITS"
+        return None
+    if kind == "cash":  # M3 / AMB-47
+        a = _own_in_play(state, seat, action.get("a"), "surface")
+        b = _own_in_play(state, seat, action.get("b"), "surface")
+        if a is None or b is None:
+            return "NOT_YOUR_BASE"
+        if a.id > b.id:
+            return "NOT_CANONICAL"  # a <= b
+        if (a is b and a.upgrades < 2) or (a is not b and (a.upgrades < 1 or b.upgrades < 1)):
+            return "NOT_ENOUGH_UPGRADES"
+        return None
+    if kind == "draw":  # M7 / AMB-55
+        if not player.colony:
+            return "COLONY_EMPTY"
+        if V.action_cost(state, seat, "draw", DRAW_COST) > credits:
+            return "INSUFFICIENT_CREDITS"
+        return None
+    if kind == "search":  # M8 / AMB-46
+        if not player.colony:
+            return "COLONY_EMPTY"
+        if SEARCH_COST > credits:
+            return "INSUFFICIENT_CREDITS"
+        return None
+    if kind == "wasteland_draw":  # M9
+        if len(player.colony) > WASTELAND_DRAW_COLONY:
+            return "COLONY_TOO_LARGE"
+        if not player.wasteland:
+            return "WASTELAND_EMPTY"
+        if WASTELAND_DRAW_COST > credits:
+            return "INSUFFICIENT_CREDITS"
+        return None
+    if kind == "attack":  # M2
+        if state.turn == 1:
+            return "FIRST_TURN_NO_ATTACK"  # R 10.7
+        if not any(state.cards[c].orientation == "active" for c in player.hangar):
+            return "NO_ACTIVE_SHIP"  # AMB-50
+        target = action.get("target")
+        if target in ("crew", "base"):
+            card = state.cards.get(action.get("card"))
+            zone = "canteen" if target == "crew" else "surface"
+            if card is None or card.zone != zone or card.controller != 1 - seat:
+                return "BAD_TARGET"
+        if V.attack_surcharge(state, seat) > credits:
+            return "INSUFFICIENT_CREDITS"  # AMB-35
+        return None
+    if kind == "activate":
+        card = _own_in_play(state, seat, action.get("card"))
+        if card is None:
+            return "NOT_YOUR_CARD"
+        abilities = V.abilities(state, card)
+        index = action.get("ability")
+        if not (0 <= index < len(abilities)) or abilities[index]["trigger"] != "activated":
+            return "NO_SUCH_ABILITY"
+        if not R.can_activate(state, seat, card, index):
+            return "CANNOT_ACTIVATE"
+        return None
+    return "NOT_A_MAIN_PHASE_ACTION"
+
+
+def main_candidates(state, seat) -> list:
+    """Every main-phase action worth checking (a superset of the legal ones)."""
+    player = state.players[seat]
+    candidates = [Action.make("end_turn")]
+    ships = [c for c in player.hangar if state.cards[c].attached_to is None]
+    for cid in player.centre:
+        card = state.cards[cid]
+        t = state.defs[card.code]["type"]
+        if t in ("ship", "event", "interrupt"):
+            candidates.append(Action.make("play", card=cid))
+        candidates.append(Action.make("place", card=cid, to="surface"))
+        candidates.append(Action.make("place", card=cid, to="canteen"))
+        for sid in ships:
+            candidates.append(Action.make("place", card=cid, to="ship", ship=sid))
+    for card in cards_in_play(state, seat):
+        if not card.paid:
+            candidates.append(Action.make("pay", card=card.id))
+        for i, ability in enumerate(V.abilities(state, card)):
+            if ability["trigger"] == "activated" and card.paid:
+                candidates.append(Action.make("activate", card=card.id, ability=i))
+    surface = sorted(player.surface)
+    for i, a in enumerate(surface):
+        candidates.append(Action.make("upgrade", card=a))
+        for b in surface[i:]:
+            candidates.append(Action.make("cash", a=a, b=b))
+    candidates += [Action.make("draw"), Action.make("search"), Action.make("wasteland_draw")]
+    for target, cid in C.attack_targets(state, seat):
+        candidates.append(Action.make("attack", target=target, card=cid))
+    return candidates
+
+
+def _pay_reason(state, seat, card, credits, statics=None):
+    """M5 (R 4.5.4, 4.3.5a, 6.10): why this card of yours in play cannot be paid now."""
+    if card.paid:
+        return "ALREADY_PAID"
+    d = state.defs[card.code]
+    if d["type"] != card.slot:
+        return "CANNOT_PAY"  # a bluff is never paid (R 6.10)
+    if card.slot == "base":
+        if d["subtype"] == "trap":
+            return "TRAP_ONLY_WHEN_BOMBARDED"  # R 4.5.9
+        limit = d.get("upgrade_limit")
+        if isinstance(limit, int) and card.upgrades < limit:
+            return "NOT_ENOUGH_UPGRADES"  # R 4.5.4
+    if card.slot == "armament" and d["subtype"] == "missile":
+        return "MISSILE_ONLY_IN_COMBAT"  # R 4.3.5a
+    if V.card_cost(state, seat, card, statics=statics) > credits:
+        return "INSUFFICIENT_CREDITS"
+    return None
+
+
+def main_actions(state, seat) -> list:
+    """Every legal main-phase action of `seat` (= the candidates `check_main` accepts).
+
+    Written out for speed; tests/engine/test_turn.py checks it against
+    ``[a for a in main_candidates(...) if check_main(...) is None]``.
+    """
+    player = state.players[seat]
+    credits = player.credits
+    rules = state.ruleset
+    statics = V.static_abilities(state)
+    out = [Action.make("end_turn")]
+    ships = [state.cards[c] for c in player.hangar]
+    open_ships = [s.id for s in ships if V.capacity_left(state, s) > 0]
+    bluff = rules.bluff_slots
+    hangar_total = V.hangar_total(state, seat) if rules.hangar_limit_on_play else 0
+    for cid in player.centre:
+        card = state.cards[cid]
+        d = state.defs[card.code]
+        t = d["type"]
+        if t == "ship":
+            if V.card_cost(state, seat, card, statics=statics) <= credits and (
+                not rules.hangar_limit_on_play
+                or hangar_total + V.hangar_size(state, card) <= rules.hangar_limit
+            ):
+                out.append(Action.make("play", card=cid))
+        elif t == "event" or (t == "interrupt" and d["subtype"] in R.WINDOW_SUBTYPES["main"]):
+            if R.can_play_card(state, seat, card):
+                out.append(Action.make("play", card=cid))
+        if t == "base" or "surface" in bluff:
+            out.append(Action.make("place", card=cid, to="surface"))
+        if t == "crew" or "canteen" in bluff:
+            out.append(Action.make("place", card=cid, to="canteen"))
+        if t == "armament" or "ship" in bluff:
+            for sid in open_ships:
+                out.append(Action.make("place", card=cid, to="ship", ship=sid))
+    for card in cards_in_play(state, seat):
+        if not card.paid:
+            if _pay_reason(state, seat, card, credits, statics) is None:
+                out.append(Action.make("pay", card=card.id))
+        elif state.defs[card.code].get("abilities"):
+            for i, ability in enumerate(V.abilities(state, card)):
+                if ability["trigger"] == "activated" and R.can_activate(state, seat, card, i):
+                    out.append(Action.make("activate", card=card.id, ability=i))
+    surface = sorted(player.surface)
+    if V.action_cost(state, seat, "upgrade", UPGRADE_COST, statics) <= credits:
+        for cid in surface:
+            if state.cards[cid].bought < MAX_BOUGHT_UPGRADES:
+                out.append(Action.make("upgrade", card=cid))
+    upgraded = [c for c in surface if state.cards[c].upgrades > 0]
+    for i, a in enumerate(upgraded):
+        if state.cards[a].upgrades >= 2:
+            out.append(Action.make("cash", a=a, b=a))
+        for b in upgraded[i + 1 :]:
+            out.append(Action.make("cash", a=a, b=b))
+    if player.colony:
+        if V.action_cost(state, seat, "draw", DRAW_COST, statics) <= credits:
+            out.append(Action.make("draw"))
+        if SEARCH_COST <= credits:
+            out.append(Action.make("search"))
+    if (
+        len(player.colony) <= WASTELAND_DRAW_COLONY
+        and player.wasteland
+        and WASTELAND_DRAW_COST <= credits
+    ):
+        out.append(Action.make("wasteland_draw"))
+    if (
+        state.turn != 1
+        and any(s.orientation == "active" for s in ships)
+        and V.attack_surcharge(state, seat, statics) <= credits
+    ):
+        for target, cid in C.attack_targets(state, seat):
+            out.append(Action.make("attack", target=target, card=cid))
+    return out
+
+
+def do_main(state, frame, seat, action, ev) -> None:
+    kind = action.kind
+    player = state.players[seat]
+    if kind == "end_turn":  # R 1.8
+        emit(ev, "end_phase", player=seat)
+        frame["step"] = "end_hand"
+        return
+    if kind == "place":
+        card = state.cards[action.get("card")]
+        to = action.get("to")
+        if to == "ship":
+            ship = state.cards[action.get("ship")]
+            ops.relocate(state, card, "hangar", ev, "place", seat=seat, ship=ship, slot="armament")
+        else:
+            slot = "base" if to == "surface" else "crew"
+            ops.relocate(state, card, to, ev, "place", seat=seat, slot=slot)
+        return
+    if kind == "play":
+        card = state.cards[action.get("card")]
+        d = state.defs[card.code]
+        if d["type"] == "ship":  # R 4.2.1: face up, paid at once
+            cost = V.card_cost(state, seat, card)
+            ops.spend(state, seat, cost, ev, "ship")
+            V.consume_next(state, seat, d, "card")
+            card = ops.relocate(
+                state, card, "hangar", ev, "play", face_up=True, seat=seat, slot="ship"
+            )
+            card.paid = True
+            emit(ev, "play", player=seat, card=ops.pub(state, card), type="ship", cost=cost)
+            ops.push_trigger(state, card, "on_play")
+            return
+        base = len(state.chain)
+        R.open_window(state, 1 - seat, "main", base)  # the opponent may respond (R 12.3)
+        R.start_card(state, seat, card, ev)
+        return
+    if kind == "pay":
+        C.pay_card(state, seat, state.cards[action.get("card")], ev)
+        return
+    if kind == "upgrade":
+        card = state.cards[action.get("card")]
+        ops.spend(state, seat, V.action_cost(state, seat, "upgrade", UPGRADE_COST), ev, "upgrade")
+        V.consume_next(state, seat, None, "upgrade")
+        card.upgrades += 1
+        card.bought += 1
+        emit(ev, "upgrades", card=ops.pub(state, card), upgrades=card.upgrades)
+        return
+    if kind == "cash":
+        a, b = state.cards[action.get("a")], state.cards[action.get("b")]
+        a.upgrades -= 1
+        b.upgrades -= 1
+        ops.gain(state, seat, 1, ev, "upgrades removed")
+        for card in {a.id: a, b.id: b}.values():
+            emit(ev, "upgrades", card=ops.pub(state, card), upgrades=card.upgrades)
+        return
+    if kind == "draw":
+        ops.spend(state, seat, V.action_cost(state, seat, "draw", DRAW_COST), ev, "draw")
+        V.consume_next(state, seat, None, "draw")
+        ops.draw(state, seat, 1, ev)
+        return
+    if kind == "search":
+        ops.spend(state, seat, SEARCH_COST, ev, "search")
+        top = player.colony[:SEARCH_DEPTH]
+        emit(
+            ev,
+            "reveal",
+            secret={"cards": [ops.ident(state, state.cards[c]) for c in top]},
+            audience=(seat,),
+            player=seat,
+            zone="colony_top",
+            viewer=seat,
+        )
+        push(state, {"kind": "search", "player": seat})
+        ask(state, seat, "search", top, "pick", n=1)
+        return
+    if kind == "wasteland_draw":
+        ops.spend(state, seat, WASTELAND_DRAW_COST, ev, "wasteland draw")
+        ops.relocate(state, state.cards[player.wasteland[0]], "centre", ev, "wasteland draw")
+        return
+    if kind == "attack":
+        C.declare_attack(state, seat, action.get("target"), action.get("card"), ev)
+        return
+    if kind == "activate":
+        R.open_window(state, 1 - seat, "main", len(state.chain))
+        R.start_ability(state, seat, state.cards[action.get("card")], action.get("ability"), ev)
+        return
+    raise AssertionError(kind)  # pragma: no cover
+
+
+@register
+class Search(Handler):
+    """M8: the picked card goes to the centre, then the colony is shuffled and cut."""
+
+    kind = "search"
+
+    def run(self, state, frame, ev):
+        picked = answer(frame, "pick")
+        pop(state, frame)
+        for cid in picked or ():
+            ops.relocate(state, state.cards[cid], "centre", ev, "search")
+        ops.shuffle_colony(state, frame["player"], ev)
+
+
+# --- the API ---------------------------------------------------------------------------------
+
+
+def pending(state: GameState) -> Pending | None:
+    """Who must decide what now (None when the game is over)."""
+    if state.winner is not None or state.result is not None or not state.stack:
+        return None
+    frame = state.stack[-1]
+    waiting = frame.get("await")
+    if waiting is None:
+        return None
+    info = HANDLERS[frame["kind"]].info(state, frame)
+    return Pending(waiting["player"], waiting["decision"], info)
+
+
+def legal_actions(state: GameState, player: int | None = None) -> list:
+    """The deciding player's legal actions (empty for anybody else)."""
+    p = pending(state)
+    if p is None or (player is not None and player != p.player):
+        return []
+    frame = state.stack[-1]
+    return HANDLERS[frame["kind"]].legal(state, frame)
+
+
+def apply(state: GameState, action, player: int | None = None) -> list:
+    """Apply one action of the deciding player; return the events (engine.flow.Event)."""
+    act = parse_action(action)
+    p = pending(state)
+    if p is None:
+        raise IllegalAction("GAME_OVER", "the game is over")
+    if player is not None and player != p.player:
+        raise IllegalAction("NOT_YOUR_DECISION", f"player {p.player} decides now")
+    frame = state.stack[-1]
+    handler = HANDLERS[frame["kind"]]
+    reason = handler.check(state, frame, act)
+    if reason is not None:
+        raise IllegalAction(reason, f"{act.id} in {p.decision}")
+    ev = []
+    del frame["await"]
+    state.decisions += 1
+    handler.act(state, frame, act, ev)
+    settle(state, ev)
+    return ev
+
+
+def settle(state: GameState, ev: list) -> None:
+    """Run to the next decision; there, check the state (AMB-34) and go on if it changed."""
+    while True:
+        advance(state, ev)
+        if not state.stack or state.winner is not None or state.result is not None:
+            return
+        depth = len(state.stack)
+        ops.check_state(state, ev)  # e.g. a paid armament with negative armour (R 5.4.3)
+        if len(state.stack) == depth and "await" in state.stack[-1]:
+            return
+
+
+__all__ = [
+    "Pending",
+    "new_game",
+    "pending",
+    "legal_actions",
+    "apply",
+    "MalformedAction",
+    "IllegalAction",
+]

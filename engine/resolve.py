@@ -1,0 +1,1047 @@
+"""Card effects, the chain and response windows (R 12; effect vocabulary of engine.effects).
+
+- ``effects`` frames execute a card's structured effects in order, asking the
+  right player whenever a choice is needed (one decision per pick).
+- ``announce`` frames put an event, an interrupt or an activated ability on the
+  chain: mode and targets are chosen when it is played (R 1.6 needs a target
+  that can be lost), then its cost is paid at that moment (R 12.2.1).
+- ``window`` frames let the players alternately add interrupts (or use
+  abilities) or pass; two passes in a row resolve the chain last in, first out
+  (R 12.2.2); after a non-empty chain resolved, a new window opens (AMB-13).
+
+Every primitive of ``engine.effects.EFFECTS`` has an executor here; the two
+``python`` escape-hatch functions are registered in ``PYTHON``.
+"""
+
+from . import ops
+from . import values as V
+from .actions import Action
+from .flow import Handler, answer, ask, clear_answers, emit, pop, push, register, wait
+from .state import IN_PLAY, GameState, cards_in_play, new_id
+
+# --- helpers ------------------------------------------------------------------------
+
+
+def _src(state, ctx):
+    return state.cards.get(ctx["src"]) if ctx.get("src") is not None else None
+
+
+def _seats(state, ctx, player):
+    ctrl = ctx["ctrl"]
+    if player in (None, "you"):
+        return [ctrl]
+    if player == "opponent":
+        return [1 - ctrl]
+    return [ctrl, 1 - ctrl]  # "each": the card's player first (R 1.5)
+
+
+def targeted(eff: dict) -> bool:
+    """Is this effect's target chosen when the card is played (and so can be lost)?"""
+    spec = eff.get("target")
+    if not isinstance(spec, dict):
+        return False
+    if spec["kind"] in ("self", "carrier"):
+        return False
+    if spec.get("count", 1) == "all" or spec.get("chooser", "you") != "you":
+        return False
+    if eff["effect"] == "return_to_centre" and eff.get("from") == "trash":
+        return False
+    return True
+
+
+def alive(state, cid) -> bool:
+    card = state.cards.get(cid)
+    return card is not None and (card.zone in IN_PLAY or card.zone == "chain")
+
+
+def resolve_targets(state, frame, eff, path):
+    """Target ids for `eff` now, or None after asking a player (re-run later)."""
+    ctx = frame["ctx"]
+    spec = eff["target"]
+    kind = spec["kind"]
+    source = _src(state, ctx)
+    if kind == "self":
+        return [source.id] if source is not None and source.zone in IN_PLAY else []
+    if kind == "carrier":
+        if source is None or source.attached_to is None:
+            return []
+        return [source.attached_to]
+    ctrl = ctx["ctrl"]
+    sid = ctx.get("src")
+    count = spec.get("count", 1)
+    if count == "all":
+        return V.candidates(state, spec, ctrl, sid, targeted=False)
+    legal = V.candidates(state, spec, ctrl, sid, targeted=True)
+    pre = ctx["targets"].get(path)
+    if pre is not None:
+        return [cid for cid in pre if cid in legal]  # R 1.6: lost targets drop out
+    picked = answer(frame, "t")
+    if picked is not None:
+        return [cid for cid in picked if cid in legal]
+    n = min(count, len(legal))
+    if n == 0:
+        return []
+    if n == len(legal):
+        return legal
+    chooser = ctrl if spec.get("chooser", "you") == "you" else 1 - ctrl
+    ask(
+        state,
+        chooser,
+        "target",
+        legal,
+        "t",
+        n=n,
+        info={"effect": eff["effect"], "card": ctx["code"]},
+    )
+    return None
+
+
+def amount(state, ctx, value):
+    return V.amount_value(state, value, ctx["ctrl"], _src(state, ctx))
+
+
+# --- the executors --------------------------------------------------------------------
+# Each returns True when the effect is finished, False after asking a player.
+
+EXEC = {}
+
+
+def executor(name):
+    def deco(fn):
+        EXEC[name] = fn
+        return fn
+
+    return deco
+
+
+@executor("modify_stat")
+def _modify_stat(state, frame, eff, path, ev):
+    ids = resolve_targets(state, frame, eff, path)
+    if ids is None:
+        return False
+    n = amount(state, frame["ctx"], eff["amount"])
+    for cid in ids:
+        card = state.cards[cid]
+        card.mods.append([eff["stat"], n, eff["duration"], None])
+        emit(
+            ev,
+            "modify",
+            card=ops.pub(state, card),
+            stat=eff["stat"],
+            amount=n,
+            duration=eff["duration"],
+        )
+    ops.check_state(state, ev)
+    return True
+
+
+@executor("grant_keyword")
+def _grant_keyword(state, frame, eff, path, ev):
+    ids = resolve_targets(state, frame, eff, path)
+    if ids is None:
+        return False
+    for cid in ids:
+        card = state.cards[cid]
+        card.grants.append([eff["keyword"], eff["duration"]])
+        emit(
+            ev, "grant", card=ops.pub(state, card), keyword=eff["keyword"], duration=eff["duration"]
+        )
+    return True
+
+
+@executor("gain_credits")
+def _gain_credits(state, frame, eff, path, ev):
+    n = amount(state, frame["ctx"], eff["amount"])
+    for seat in _seats(state, frame["ctx"], eff.get("player")):
+        ops.gain(state, seat, n, ev, frame["ctx"]["code"] or "")
+    return True
+
+
+@executor("lose_credits")
+def _lose_credits(state, frame, eff, path, ev):
+    n = amount(state, frame["ctx"], eff["amount"])
+    for seat in _seats(state, frame["ctx"], eff.get("player")):
+        ops.lose(state, seat, n, ev, frame["ctx"]["code"] or "")
+    return True
+
+
+@executor("draw")
+def _draw(state, frame, eff, path, ev):
+    n = amount(state, frame["ctx"], eff["amount"])
+    for seat in _seats(state, frame["ctx"], eff.get("player")):
+        ops.draw(state, seat, n, ev, "effect")
+    return True
+
+
+@executor("discard_from_colony")
+def _discard_from_colony(state, frame, eff, path, ev):
+    n = amount(state, frame["ctx"], eff["amount"])
+    for seat in _seats(state, frame["ctx"], eff.get("player")):
+        ops.discard_top(state, seat, n, ev, "effect")
+    return True
+
+
+@executor("discard_from_centre")
+def _discard_from_centre(state, frame, eff, path, ev):
+    ctx = frame["ctx"]
+    n = amount(state, ctx, eff["amount"])
+    seats = _seats(state, ctx, eff.get("player"))
+    step = frame.setdefault("sub", 0)
+    while step < len(seats):
+        seat = seats[step]
+        centre = state.players[seat].centre
+        picked = answer(frame, f"d{step}")
+        k = min(n, len(centre))
+        if picked is None and k > 0:
+            chooser_kind = eff.get("chooser", "owner")
+            if chooser_kind == "random":
+                pool = list(centre)
+                picked = []
+                for _ in range(k):
+                    picked.append(pool.pop(state.rng.below(len(pool))))
+            else:
+                chooser = seat if chooser_kind == "owner" else ctx["ctrl"]
+                if chooser != seat:  # the chooser looks at the other centre (R 16.4)
+                    emit(
+                        ev,
+                        "reveal",
+                        secret={"cards": [ops.ident(state, state.cards[c]) for c in centre]},
+                        audience=(chooser,),
+                        player=seat,
+                        zone="centre",
+                        viewer=chooser,
+                    )
+                if k == len(centre):  # nothing to choose
+                    picked = list(centre)
+                else:
+                    ask(state, chooser, "discard", list(centre), f"d{step}", n=k)
+                    return False
+        for cid in picked or ():
+            card = state.cards.get(cid)
+            if card is not None and card.zone == "centre":
+                ops.relocate(state, card, "wasteland", ev, "discard")
+        step += 1
+        frame["sub"] = step
+    frame.pop("sub", None)
+    return True
+
+
+@executor("return_to_colony")
+def _return_to_colony(state, frame, eff, path, ev):
+    ctx = frame["ctx"]
+    pile_name = eff["from"]
+    pile = state.players[ctx["ctrl"]].zone(pile_name)
+    n = min(amount(state, ctx, eff["amount"]), len(pile))
+    if n == 0:
+        return True
+    picked = answer(frame, "r")
+    if picked is None:
+        if n == len(pile):
+            picked = list(pile)
+        else:
+            ask(state, ctx["ctrl"], "return_to_colony", list(pile), "r", n=n)
+            return False
+    for cid in picked:
+        ops.relocate(state, state.cards[cid], "colony", ev, "return_to_colony", bottom=True)
+    return True
+
+
+@executor("peek")
+def _peek(state, frame, eff, path, ev):
+    """R 16.4: a transient look, shown only to the looking player."""
+    ctx = frame["ctx"]
+    me = ctx["ctrl"]
+    zone = eff["zone"]
+    if zone == "face_down":
+        ids = resolve_targets(state, frame, eff, path)
+        if ids is None:
+            return False
+        cards = [state.cards[c] for c in ids if not ops.public(state.cards[c])]
+        if cards:
+            emit(
+                ev,
+                "reveal",
+                secret={"cards": [ops.ident(state, c) for c in cards]},
+                audience=(me,),
+                zone="face_down",
+                viewer=me,
+            )
+        return True
+    seat = me if eff.get("player", "you") == "you" else 1 - me
+    player = state.players[seat]
+    if zone == "centre":
+        emit(
+            ev,
+            "reveal",
+            secret={"cards": [ops.ident(state, state.cards[c]) for c in player.centre]},
+            audience=(me,),
+            player=seat,
+            zone="centre",
+            viewer=me,
+        )
+        return True
+    # colony_top
+    n = min(amount(state, ctx, eff.get("amount", 1)), len(player.colony))
+    top = player.colony[:n]
+    if "looked" not in frame:
+        frame["looked"] = True
+        emit(
+            ev,
+            "reveal",
+            secret={"cards": [ops.ident(state, state.cards[c]) for c in top]},
+            audience=(me,),
+            player=seat,
+            zone="colony_top",
+            viewer=me,
+        )
+    if eff.get("reorder") and n > 1:
+        order = answer(frame, "o")
+        if order is None:
+            ask(state, me, "order_top", top, "o", n=n - 1, info={"first_is_top": True})
+            return False
+        rest = [c for c in top if c not in order]
+        player.colony[:n] = order + rest
+        emit(ev, "reorder", player=seat, cards=n)
+    frame.pop("looked", None)
+    return True
+
+
+@executor("search_colony")
+def _search_colony(state, frame, eff, path, ev):
+    """Like M8 (R 11.3.1) with a filter; then the colony is shuffled and cut."""
+    ctx = frame["ctx"]
+    me = ctx["ctrl"]
+    player = state.players[me]
+    picked = answer(frame, "s")
+    if picked is None:
+        top = player.colony[: eff["depth"]]
+        emit(
+            ev,
+            "reveal",
+            secret={"cards": [ops.ident(state, state.cards[c]) for c in top]},
+            audience=(me,),
+            player=me,
+            zone="colony_top",
+            viewer=me,
+        )
+        options = [
+            c
+            for c in top
+            if V.def_matches(state, state.defs[state.cards[c].code], eff.get("filter"))
+        ]
+        if options:
+            ask(state, me, "search", options, "s", n=eff.get("amount", 1), minimum=0)
+            return False
+        picked = []
+    for cid in picked:
+        ops.relocate(state, state.cards[cid], "centre", ev, "search")
+    clear_answers(frame)
+    ops.shuffle_colony(state, me, ev)
+    return True
+
+
+@executor("destroy")
+def _destroy(state, frame, eff, path, ev):
+    ids = resolve_targets(state, frame, eff, path)
+    if ids is None:
+        return False
+    for cid in ids:
+        card = state.cards.get(cid)
+        if card is not None:
+            ops.destroy(state, card, ev, frame["ctx"]["code"] or "destroy")
+    return True
+
+
+@executor("deal_damage")
+def _deal_damage(state, frame, eff, path, ev):
+    ids = resolve_targets(state, frame, eff, path)
+    if ids is None:
+        return False
+    n = amount(state, frame["ctx"], eff["amount"])
+    for cid in ids:
+        card = state.cards.get(cid)
+        if card is not None:
+            ops.deal_damage(state, card, n, ev, frame["ctx"]["code"] or "effect")
+    ops.check_state(state, ev)
+    return True
+
+
+@executor("repair_damage")
+def _repair_damage(state, frame, eff, path, ev):
+    ids = resolve_targets(state, frame, eff, path)
+    if ids is None:
+        return False
+    for cid in ids:
+        card = state.cards[cid]
+        if eff["amount"] == "all":
+            card.damage = 0
+        else:
+            card.damage = max(0, card.damage - amount(state, frame["ctx"], eff["amount"]))
+        emit(ev, "repair", card=ops.pub(state, card), damage=card.damage)
+    return True
+
+
+@executor("neutralize")
+def _neutralize(state, frame, eff, path, ev):
+    """R 12.5: the card leaves the chain without effect; its credits are lost."""
+    ids = resolve_targets(state, frame, eff, path)
+    if ids is None:
+        return False
+    for cid in ids:
+        card = state.cards.get(cid)
+        if card is not None and card.zone == "chain":
+            ops.relocate(state, card, "trash", ev, "neutralized", face_up=True)
+    return True
+
+
+@executor("add_upgrades")
+def _add_upgrades(state, frame, eff, path, ev):
+    ids = resolve_targets(state, frame, eff, path)
+    if ids is None:
+        return False
+    n = amount(state, frame["ctx"], eff["amount"])
+    for cid in ids:
+        card = state.cards[cid]
+        card.upgrades += n  # R 4.5.2: effects do not count toward the 2 per turn
+        emit(ev, "upgrades", card=ops.pub(state, card), upgrades=card.upgrades)
+    return True
+
+
+@executor("remove_upgrades")
+def _remove_upgrades(state, frame, eff, path, ev):
+    ids = resolve_targets(state, frame, eff, path)
+    if ids is None:
+        return False
+    n = amount(state, frame["ctx"], eff["amount"])
+    for cid in ids:
+        card = state.cards[cid]
+        card.upgrades = max(0, card.upgrades - n)
+        emit(ev, "upgrades", card=ops.pub(state, card), upgrades=card.upgrades)
+    return True
+
+
+@executor("rotate")
+def _rotate(state, frame, eff, path, ev):
+    ids = resolve_targets(state, frame, eff, path)
+    if ids is None:
+        return False
+    for cid in ids:
+        ops.rotate(state, state.cards[cid], eff["to"], ev, frame["ctx"]["code"] or "effect")
+    return True
+
+
+@executor("return_to_centre")
+def _return_to_centre(state, frame, eff, path, ev):
+    ctx = frame["ctx"]
+    if eff.get("from") == "trash":
+        picked = answer(frame, "t")
+        if picked is None:
+            options = V.candidates(state, eff["target"], ctx["ctrl"], ctx.get("src"), pile="trash")
+            if not options:
+                return True
+            if len(options) > 1:
+                ask(state, ctx["ctrl"], "return_to_centre", options, "t", n=1)
+                return False
+            picked = options
+        for cid in picked:
+            ops.relocate(state, state.cards[cid], "centre", ev, "return_to_centre")
+        return True
+    ids = resolve_targets(state, frame, eff, path)
+    if ids is None:
+        return False
+    for cid in ids:
+        card = state.cards[cid]
+        ops.leave_with_attachments(state, card, ev, "returned")  # AMB-37
+        _leave_combat(state, card)
+        ops.relocate(state, card, "centre", ev, "return_to_centre")
+    return True
+
+
+def _leave_combat(state, card):
+    combat = state.combat
+    if combat is not None:
+        for key in ("attackers", "defenders", "bombers"):
+            if card.id in combat[key]:
+                combat[key].remove(card.id)
+
+
+@executor("attack_surcharge")
+def _attack_surcharge(state, frame, eff, path, ev):
+    return True  # static only (engine.values.attack_surcharge)
+
+
+@executor("cost_modifier")
+def _cost_modifier(state, frame, eff, path, ev):
+    ctx = frame["ctx"]
+    if eff["duration"] == "while_in_play":
+        return True  # static: engine.values
+    seat = ctx["ctrl"] if eff.get("player", "you") == "you" else 1 - ctx["ctrl"]
+    mod = {
+        "player": seat,
+        "amount": eff["amount"],
+        "filter": eff.get("filter"),
+        "action": eff.get("action", "card"),
+        "duration": eff["duration"],
+    }
+    state.cost_mods.append(mod)
+    emit(ev, "cost_modifier", **mod)
+    return True
+
+
+@executor("end_combat")
+def _end_combat(state, frame, eff, path, ev):
+    if state.combat is not None:
+        state.combat["ended"] = True
+        emit(ev, "end_combat")
+    return True
+
+
+@executor("choose_one")
+def _choose_one(state, frame, eff, path, ev):
+    ctx = frame["ctx"]
+    mode = ctx["modes"].get(path)
+    if mode is None:
+        picked = answer(frame, "m")
+        if picked is None:
+            ask(
+                state,
+                ctx["ctrl"],
+                "mode",
+                list(range(len(eff["options"]))),
+                "m",
+                info={"card": ctx["code"]},
+            )
+            return False
+        mode = picked[0]
+    emit(ev, "mode", card=ctx["code"], mode=mode)
+    sub = dict(ctx, path=f"{path}.{mode}.")
+    push(state, {"kind": "effects", "effects": eff["options"][mode], "i": 0, "ctx": sub})
+    return True
+
+
+@executor("python")
+def _python(state, frame, eff, path, ev):
+    return PYTHON[eff["function"]](state, frame, eff, path, ev)
+
+
+# --- registered Python functions (effects.PYTHON_FUNCTIONS) ---------------------------
+
+PYTHON = {}
+
+
+def python_function(name):
+    def deco(fn):
+        PYTHON[name] = fn
+        return fn
+
+    return deco
+
+
+@python_function("gain_control_of_ship")
+def _gain_control(state, frame, eff, path, ev):
+    """Elmekontroll, Eltérítés: an enemy ship costing <= 6 (with attachments) is yours
+    until the end of the turn (R 19.4); then it returns to its controller."""
+    ctx = frame["ctx"]
+    me = ctx["ctrl"]
+    spec = {"kind": "ship", "owner": "opponent", "filter": {"cost_max": 6}}
+    fake = {"effect": "python", "target": spec}
+    ids = resolve_targets(state, frame, fake, path)
+    if ids is None:
+        return False
+    for cid in ids:
+        ship = state.cards[cid]
+        old = ship.controller
+        if old == me:
+            continue
+        _leave_combat(state, ship)
+        state.players[old].hangar.remove(cid)
+        state.players[me].hangar.append(cid)
+        ship.controller = me
+        for aid in ship.attachments:
+            state.cards[aid].controller = me
+        state.control.append([cid, old])
+        emit(ev, "control", card=ops.pub(state, ship), controller=me)
+    return True
+
+
+def copyable_events(state, seat):
+    out = []
+    for cid in state.players[seat].trash:
+        d = state.defs[state.cards[cid].code]
+        if d["type"] != "event":
+            continue
+        if any(
+            e.get("effect") == "python" and e.get("function") == "copy_event"
+            for a in d.get("abilities") or ()
+            for e in a["effects"]
+        ):
+            continue  # a copy of a copy could loop forever
+        out.append(cid)
+    return out
+
+
+@python_function("copy_event")
+def _copy_event(state, frame, eff, path, ev):
+    """Történelem ismétlése: carry out an event of your trash as if just played; it stays
+    there. Its targets are chosen as it resolves."""
+    ctx = frame["ctx"]
+    me = ctx["ctrl"]
+    picked = answer(frame, "c")
+    if picked is None:
+        options = copyable_events(state, me)
+        if not options:
+            return True
+        if len(options) > 1:
+            ask(state, me, "copy_event", options, "c", n=1)
+            return False
+        picked = options
+    card = state.cards[picked[0]]
+    emit(ev, "copy_event", card=ops.pub(state, card))
+    abilities = [a for a in V.abilities(state, card) if a["trigger"] == "on_play"]
+    for ability in reversed(abilities):
+        if V.condition_ok(state, ability.get("condition"), card, me):
+            push(state, ops.effects_frame(ability["effects"], card, me))
+    return True
+
+
+# --- the effects frame ----------------------------------------------------------------
+
+
+@register
+class Effects(Handler):
+    kind = "effects"
+
+    def run(self, state, frame, ev):
+        if frame["i"] >= len(frame["effects"]):
+            pop(state, frame)
+            ops.check_state(state, ev)
+            return
+        eff = frame["effects"][frame["i"]]
+        path = frame["ctx"]["path"] + str(frame["i"])
+        if EXEC[eff["effect"]](state, frame, eff, path, ev):
+            frame["i"] += 1
+            clear_answers(frame)
+
+
+# --- announcing: modes and targets when played -------------------------------------------
+
+
+def entry_abilities(state, entry) -> list:
+    """(index, ability) pairs that an entry on the chain resolves."""
+    d = state.defs[entry["code"]]
+    if entry["kind"] == "ability":
+        return [(entry["ability"], d["abilities"][entry["ability"]])]
+    return [(i, a) for i, a in enumerate(d.get("abilities") or ()) if a["trigger"] == "on_play"]
+
+
+def _needs(effects, prefix, modes, targets):
+    """The first (path, effect, what) still to be chosen at announcement."""
+    for j, eff in enumerate(effects):
+        path = f"{prefix}{j}"
+        if eff["effect"] == "choose_one":
+            mode = modes.get(path)
+            if mode is None:
+                return path, eff, "mode"
+            found = _needs(eff["options"][mode], f"{path}.{mode}.", modes, targets)
+            if found:
+                return found
+        elif targeted(eff) and path not in targets:
+            return path, eff, "target"
+    return None
+
+
+def _announceable(state, effects, ctrl, sid, credits_left, variable):
+    """Can these effects be announced (every chosen target available)?"""
+    for eff in effects:
+        if eff["effect"] == "choose_one":
+            if not any(
+                _announceable(state, opt, ctrl, sid, credits_left, variable)
+                for opt in eff["options"]
+            ):
+                return False
+        elif targeted(eff):
+            if not _target_options(state, eff, ctrl, sid, credits_left, variable):
+                return False
+    return True
+
+
+def _target_options(state, eff, ctrl, sid, credits_left, variable):
+    legal = V.candidates(state, eff["target"], ctrl, sid, targeted=True)
+    if variable is not None:  # Felülbírálás: its cost equals the target's cost
+        card = state.cards[sid] if sid is not None else None
+        legal = [
+            t
+            for t in legal
+            if V.card_cost(state, ctrl, card, V.chain_cost(state, state.cards[t])) <= credits_left
+        ]
+    return legal
+
+
+def can_play_card(state, seat, card) -> bool:
+    """An event/interrupt from the centre: affordable and every target available."""
+    d = state.defs[card.code]
+    variable = None if isinstance(d["credit_cost"], int) else d["credit_cost"]
+    credits = state.players[seat].credits
+    if variable is None and V.card_cost(state, seat, card) > credits:
+        return False
+    for ability in d.get("abilities") or ():
+        if ability["trigger"] == "on_play" and not _announceable(
+            state, ability["effects"], seat, card.id, credits, variable
+        ):
+            return False
+    return True
+
+
+def can_activate(state, seat, card, index) -> bool:
+    """R 12.8 / 6.5: a paid card's activated ability, costs payable, targets available."""
+    if card.controller != seat or not V.effective(state, card):
+        return False
+    ability = V.abilities(state, card)[index]
+    cost = ability.get("cost", {})
+    if ("rotate" in cost or "sacrifice" in cost) and card.orientation != "active":
+        return False
+    d = state.defs[card.code]
+    if "rotate" in cost and card.attached_to is not None and d["subtype"] == "passenger":
+        return False  # R 4.4.7c / AMB-15
+    if cost.get("credits", 0) > state.players[seat].credits:
+        return False
+    if cost.get("remove_upgrades", 0) > card.upgrades:
+        return False
+    if "discard_from_centre" in cost:
+        return False  # not implemented yet (no first-edition card has this cost)
+    timing = ability.get("timing", "any")
+    if timing != "any":
+        combat = state.combat
+        step = combat and combat.get("step")
+        ok = {
+            "main_phase": state.phase == "main" and combat is None,
+            "combat": combat is not None,
+            "firing_step": step == "firing",
+            "bombardment_step": step == "bombard",
+        }[timing]
+        if not ok:
+            return False
+    return _announceable(
+        state, ability["effects"], seat, card.id, state.players[seat].credits, None
+    )
+
+
+def activatable(state, seat):
+    """(card id, ability index) pairs `seat` can use now."""
+    out = []
+    for card in cards_in_play(state, seat):
+        if not card.paid:
+            continue
+        for i, ability in enumerate(V.abilities(state, card)):
+            if ability["trigger"] == "activated" and can_activate(state, seat, card, i):
+                out.append((card.id, i))
+    return out
+
+
+def start_card(state, seat, card, ev) -> dict:
+    """Move an event/interrupt to the chain and push its announcement."""
+    d = state.defs[card.code]
+    card = ops.relocate(state, card, "chain", ev, "play", face_up=True)
+    entry = {
+        "eid": card.id,
+        "kind": "card",
+        "card": card.id,
+        "code": card.code,
+        "ctrl": seat,
+        "cost": None,
+        "targets": {},
+        "modes": {},
+    }
+    state.chain.append(entry)
+    emit(ev, "play", player=seat, card=ops.pub(state, card), type=d["type"])
+    return push(state, {"kind": "announce", "eid": entry["eid"]})
+
+
+def start_ability(state, seat, card, index, ev) -> dict:
+    entry = {
+        "eid": new_id(state),
+        "kind": "ability",
+        "source": card.id,
+        "ability": index,
+        "code": card.code,
+        "ctrl": seat,
+        "cost": None,
+        "targets": {},
+        "modes": {},
+    }
+    state.chain.append(entry)
+    emit(ev, "activate", player=seat, card=ops.pub(state, card), ability=index)
+    return push(state, {"kind": "announce", "eid": entry["eid"]})
+
+
+def find_entry(state, eid):
+    for entry in state.chain:
+        if entry["eid"] == eid:
+            return entry
+    return None
+
+
+@register
+class Announce(Handler):
+    kind = "announce"
+
+    def run(self, state, frame, ev):
+        entry = find_entry(state, frame["eid"])
+        ctrl = entry["ctrl"]
+        picked = answer(frame, "a")
+        pending = frame.get("need")
+        if picked is not None and pending is not None:
+            path, what = pending
+            if what == "mode":
+                entry["modes"][path] = picked[0]
+            else:
+                entry["targets"][path] = list(picked)
+            clear_answers(frame)
+            frame.pop("need", None)
+            return
+        found = None
+        for index, ability in entry_abilities(state, entry):
+            found = _needs(ability["effects"], f"{index}.", entry["modes"], entry["targets"])
+            if found:
+                break
+        if found is None:
+            self._finish(state, frame, entry, ev)
+            return
+        path, eff, what = found
+        frame["need"] = [path, what]
+        sid = entry.get("card")
+        if what == "mode":
+            options = [
+                i
+                for i, opt in enumerate(eff["options"])
+                if _announceable(
+                    state, opt, ctrl, sid, state.players[ctrl].credits, self._variable(state, entry)
+                )
+            ]
+            if len(options) == 1:
+                entry["modes"][path] = options[0]
+                frame.pop("need")
+                return
+            ask(state, ctrl, "mode", options, "a", info={"card": entry["code"]})
+            return
+        options = _target_options(
+            state, eff, ctrl, sid, state.players[ctrl].credits, self._variable(state, entry)
+        )
+        n = min(eff["target"].get("count", 1), len(options))
+        if n == len(options):
+            entry["targets"][path] = options
+            frame.pop("need")
+            return
+        ask(
+            state,
+            ctrl,
+            "target",
+            options,
+            "a",
+            n=n,
+            info={"effect": eff["effect"], "card": entry["code"]},
+        )
+
+    @staticmethod
+    def _variable(state, entry):
+        if entry["kind"] != "card":
+            return None
+        cost = state.defs[entry["code"]]["credit_cost"]
+        return None if isinstance(cost, int) else cost
+
+    def _finish(self, state, frame, entry, ev):
+        ctrl = entry["ctrl"]
+        if entry["kind"] == "card":
+            card = state.cards[entry["card"]]
+            target_cost = 0
+            if self._variable(state, entry) is not None:
+                ids = [t for ts in entry["targets"].values() for t in ts]
+                target_cost = V.chain_cost(state, state.cards[ids[0]]) if ids else 0
+            cost = V.card_cost(state, ctrl, card, target_cost)
+            ops.spend(state, ctrl, cost, ev, "play")
+            V.consume_next(state, ctrl, state.defs[card.code], "card")
+            entry["cost"] = cost
+        else:
+            source = state.cards[entry["source"]]
+            cost = V.abilities(state, source)[entry["ability"]].get("cost", {})
+            ops.spend(state, ctrl, cost.get("credits", 0), ev, "ability")
+            if "remove_upgrades" in cost:
+                source.upgrades -= cost["remove_upgrades"]
+                emit(ev, "upgrades", card=ops.pub(state, source), upgrades=source.upgrades)
+            if "rotate" in cost:
+                ops.rotate(state, source, cost["rotate"], ev, "cost")
+            if cost.get("sacrifice") and source.zone in IN_PLAY:  # R 6.6
+                ops.leave_with_attachments(state, source, ev, "sacrifice")
+                _leave_combat(state, source)
+                ops.relocate(state, source, "trash", ev, "sacrifice", face_up=True)
+            entry["cost"] = cost.get("credits", 0)
+        emit(
+            ev,
+            "announce",
+            player=ctrl,
+            eid=entry["eid"],
+            code=entry["code"],
+            targets=entry["targets"],
+            modes=entry["modes"],
+        )
+        pop(state, frame)
+
+
+# --- response windows and resolution ---------------------------------------------------------
+
+WINDOW_SUBTYPES = {
+    "start": ("start", "reaction"),  # R 4.7.3.1
+    "main": ("general", "reaction"),  # R 4.7.3.4
+    "declare": ("general", "combat", "reaction"),  # R 11.4.1.2
+    "combat": ("combat", "reaction"),  # R 4.7.3.2
+}
+
+
+def playable_interrupts(state, seat, scope):
+    allowed = WINDOW_SUBTYPES[scope]
+    out = []
+    for cid in state.players[seat].centre:
+        card = state.cards[cid]
+        d = state.defs[card.code]
+        if (
+            d["type"] == "interrupt"
+            and d["subtype"] in allowed
+            and can_play_card(state, seat, card)
+        ):
+            out.append(cid)
+    return out
+
+
+def open_window(state, first: int, scope: str, base: int | None = None) -> dict:
+    return push(
+        state,
+        {
+            "kind": "window",
+            "to_act": first,
+            "passes": 0,
+            "scope": scope,
+            "base": len(state.chain) if base is None else base,
+        },
+    )
+
+
+def _combat_over(state, frame):
+    return frame["scope"] in ("declare", "combat") and (
+        state.combat is None or state.combat.get("ended")
+    )
+
+
+@register
+class Window(Handler):
+    kind = "window"
+
+    def run(self, state, frame, ev):
+        if frame["passes"] >= 2 or (
+            _combat_over(state, frame) and len(state.chain) <= frame["base"]
+        ):
+            if len(state.chain) > frame["base"]:
+                push(state, {"kind": "resolve", "base": frame["base"], "current": None})
+                frame["passes"] = 0
+                frame["to_act"] = state.active
+                return
+            pop(state, frame)
+            return
+        seat = frame["to_act"]
+        # Auto-pass only on public information (NOTES.md): an empty centre and no ability.
+        if not state.players[seat].centre and not activatable(state, seat):
+            frame["passes"] += 1
+            frame["to_act"] = 1 - seat
+            return
+        wait(frame, seat, "respond")
+
+    def legal(self, state, frame):
+        seat = frame["to_act"]
+        out = [Action.make("pass")]
+        out += [
+            Action.make("play", card=c) for c in playable_interrupts(state, seat, frame["scope"])
+        ]
+        out += [Action.make("activate", card=c, ability=i) for c, i in activatable(state, seat)]
+        return out
+
+    def act(self, state, frame, action, ev):
+        seat = frame["to_act"]
+        frame["to_act"] = 1 - seat
+        if action.kind == "pass":
+            frame["passes"] += 1
+            emit(ev, "pass", player=seat)
+            return
+        frame["passes"] = 0
+        if action.kind == "play":
+            start_card(state, seat, state.cards[action.get("card")], ev)
+        else:
+            start_ability(state, seat, state.cards[action.get("card")], action.get("ability"), ev)
+
+    def info(self, state, frame):
+        return {"scope": frame["scope"], "chain": len(state.chain)}
+
+
+@register
+class Resolve(Handler):
+    """R 12.2.2: resolve the chain down to `base`, last in first out."""
+
+    kind = "resolve"
+
+    def run(self, state, frame, ev):
+        current = frame["current"]
+        if current is not None:
+            entry = find_entry(state, current)
+            frame["current"] = None
+            if entry is not None:
+                self._done(state, entry, ev)
+            return
+        if len(state.chain) <= frame["base"]:
+            pop(state, frame)
+            return
+        entry = state.chain[-1]
+        abilities = entry_abilities(state, entry)
+        chosen = [t for ts in entry["targets"].values() for t in ts]
+        if chosen and not any(alive(state, t) for t in chosen):
+            emit(ev, "lost_target", eid=entry["eid"], code=entry["code"])  # R 1.6
+            self._done(state, entry, ev)
+            return
+        frame["current"] = entry["eid"]
+        emit(ev, "resolve", eid=entry["eid"], code=entry["code"], player=entry["ctrl"])
+        if entry["kind"] == "ability":
+            source = state.cards.get(entry["source"])
+        else:
+            source = state.cards.get(entry["card"])
+        for index, ability in reversed(abilities):
+            if not V.condition_ok(state, ability.get("condition"), source, entry["ctrl"]):
+                continue
+            ctx = {
+                "src": source.id if source is not None else None,
+                "code": entry["code"],
+                "ctrl": entry["ctrl"],
+                "x": None,
+                "targets": entry["targets"],
+                "modes": entry["modes"],
+                "path": f"{index}.",
+            }
+            push(state, {"kind": "effects", "effects": ability["effects"], "i": 0, "ctx": ctx})
+
+    @staticmethod
+    def _done(state, entry, ev):
+        if entry in state.chain:
+            state.chain.remove(entry)
+        if entry["kind"] == "card":
+            card = state.cards.get(entry["card"])
+            if card is not None and card.zone == "chain":
+                ops.relocate(state, card, "trash", ev, "resolved", face_up=True)  # R 14.6
+
+
+def expire(state: GameState, duration: str) -> None:
+    """End modifiers of a duration (this_shot, until_end_of_combat, until_end_of_turn)."""
+    for card in state.cards.values():
+        if card.mods:
+            card.mods = [m for m in card.mods if m[2] != duration]
+        if card.grants:
+            card.grants = [g for g in card.grants if g[1] != duration]
+    if duration == "until_end_of_turn":
+        state.cost_mods = [
+            m for m in state.cost_mods if m["duration"] not in ("until_end_of_turn", "next")
+        ]

@@ -1,0 +1,71 @@
+"""The engine's own random generator (DESIGN.md "Randomness", NOTES.md).
+
+Python promises a stable sequence only for ``random.random()``, not for
+``shuffle``/``choice``; so the engine owns its generator: a secret 32-byte key
+derived from the game's seed, a counter, and one keyed BLAKE2b hash per draw.
+Integers below ``n`` use rejection sampling (no modulo bias); shuffles are
+Fisher–Yates on top. The state (key + counter) is plain data, so a dumped game
+continues exactly where it stopped. The key is secret: views never contain it.
+"""
+
+from hashlib import blake2b
+
+_SPAN = 1 << 64
+
+
+def seed_key(seed) -> bytes:
+    """A 32-byte key from an int, str or bytes seed (type-tagged, so 1 != "1")."""
+    if isinstance(seed, bool) or not isinstance(seed, int | str | bytes):
+        raise TypeError(f"seed must be an int, str or bytes, not {type(seed).__name__}")
+    if isinstance(seed, int):
+        raw = b"i:" + str(seed).encode()
+    elif isinstance(seed, str):
+        raw = b"s:" + seed.encode()
+    else:
+        raw = b"b:" + seed
+    return blake2b(raw, digest_size=32, person=b"kgk-seed").digest()
+
+
+class Rng:
+    __slots__ = ("key", "counter")
+
+    def __init__(self, key: bytes, counter: int = 0):
+        if len(key) != 32:
+            raise ValueError("the key must be 32 bytes")
+        self.key = key
+        self.counter = counter
+
+    @classmethod
+    def from_seed(cls, seed) -> "Rng":
+        return cls(seed_key(seed))
+
+    def _next64(self) -> int:
+        self.counter += 1
+        digest = blake2b(self.counter.to_bytes(8, "big"), key=self.key, digest_size=8).digest()
+        return int.from_bytes(digest, "big")
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n)."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = _SPAN - (_SPAN % n)
+        while True:
+            value = self._next64()
+            if value < limit:
+                return value % n
+
+    def shuffle(self, items: list) -> None:
+        """Fisher–Yates, in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def choice(self, items):
+        return items[self.below(len(items))]
+
+    def to_dict(self) -> dict:
+        return {"key": self.key.hex(), "counter": self.counter}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Rng":
+        return cls(bytes.fromhex(data["key"]), data["counter"])

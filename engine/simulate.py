@@ -1,0 +1,182 @@
+"""Play many games between two colonies with chosen bots (``python -m engine.simulate``).
+
+    python -m engine.simulate --games 10000 --bots random random
+    python -m engine.simulate --deck1 races:human,insectoid,cerebrite,triciplite \\
+        --deck2 my_colony.txt --bots heuristic random --seed 7
+
+Prints win rates with 95 % (Wilson) confidence intervals, the starting
+player's advantage, turns and decisions per game and games per second; a
+progress bar goes to stderr. This command-line entry point is the engine's
+only module that reads files (the card set and deck lists); the rules modules
+do no I/O.
+
+A deck is ``laci`` / ``dani`` (the race choices of R 20 EX-1), ``races:a,b,c,d``
+(a colony built from those races) or a text file of ``N card name`` lines.
+"""
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+from .bots import BOTS, make_bot
+from .game import apply, new_game, pending
+from .ruleset import Ruleset
+
+SET_DIR = Path(__file__).resolve().parent.parent / "cards_data" / "sets" / "first"
+PRESETS = {
+    "laci": ["xeno", "insectoid", "zarg", "space_shark"],  # R 20 EX-1
+    "dani": ["human", "carnoplantus", "cerebrite", "space_shark"],
+}
+SHAPE = {"ship": 6, "armament": 2, "crew": 2, "base": 2, "event": 2, "interrupt": 1}
+
+
+def load_cards(directory=SET_DIR) -> list:
+    cards = []
+    for path in sorted(Path(directory).glob("*.json")):
+        cards += json.loads(path.read_text(encoding="utf-8"))["cards"]
+    return cards
+
+
+def build_colony(cards, races) -> list:
+    """A legal 45-card colony (15 names x 3) from the races, spread over types and costs."""
+    pool = [c for c in cards if c["race"] in races]
+    chosen = []
+    for ctype, n in SHAPE.items():
+        of_type = sorted(
+            (c for c in pool if c["type"] == ctype),
+            key=lambda c: (
+                c["credit_cost"] if isinstance(c["credit_cost"], int) else 99,
+                c["code"],
+            ),
+        )
+        if not of_type:
+            continue
+        step = len(of_type) / n
+        picks = {of_type[min(len(of_type) - 1, int(i * step))]["code"]: None for i in range(n)}
+        chosen += [c for c in of_type if c["code"] in picks]
+    rest = [c for c in sorted(pool, key=lambda c: c["code"]) if c not in chosen]
+    chosen += rest[: 15 - len(chosen)]
+    return [c for c in chosen[:15] for _ in range(3)]
+
+
+def read_deck(spec: str, cards) -> list:
+    if spec in PRESETS:
+        return build_colony(cards, PRESETS[spec])
+    if spec.startswith("races:"):
+        return build_colony(cards, spec[6:].split(","))
+    by_name = {c["name"]: c for c in cards} | {c["code"]: c for c in cards}
+    colony = []
+    for line in Path(spec).read_text(encoding="utf-8").splitlines():
+        line = line.split("#")[0].strip()
+        if not line:
+            continue
+        count, _, name = line.partition(" ")
+        colony += [by_name[name.strip()]] * int(count)
+    return colony
+
+
+def wilson(wins: int, n: int, z: float = 1.96):
+    """95 % Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (p, max(0.0, centre - half), min(1.0, centre + half))
+
+
+def play_game(colonies, seed, bots, ruleset) -> dict:
+    state = new_game(colonies, seed, ruleset)
+    while (p := pending(state)) is not None:
+        apply(state, bots[p.player].choose(state, p.player))
+    return {
+        "winner": state.winner,
+        "start": state.starting_player,
+        "turns": state.turn,
+        "decisions": state.decisions,
+        "result": state.result,
+    }
+
+
+def progress(done, total, started, out=sys.stderr):
+    width = 30
+    filled = int(width * done / total) if total else width
+    rate = done / max(1e-9, time.perf_counter() - started)
+    out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {rate:.1f} games/s")
+    out.flush()
+
+
+def simulate(colonies, games, seed, bot_names, ruleset, show_progress=True) -> dict:
+    results = []
+    started = time.perf_counter()
+    for i in range(games):
+        bots = [make_bot(bot_names[0], f"{seed}-{i}-0"), make_bot(bot_names[1], f"{seed}-{i}-1")]
+        results.append(play_game(colonies, f"{seed}-{i}", bots, ruleset))
+        if show_progress and (i % 10 == 9 or i == games - 1):
+            progress(i + 1, games, started)
+    if show_progress:
+        sys.stderr.write("\n")
+    elapsed = time.perf_counter() - started
+    finished = [r for r in results if r["winner"] is not None]
+    n = len(finished)
+    return {
+        "games": games,
+        "finished": n,
+        "unfinished": games - n,
+        "deck1": wilson(sum(r["winner"] == 0 for r in finished), n),
+        "deck2": wilson(sum(r["winner"] == 1 for r in finished), n),
+        "starting_player": wilson(sum(r["winner"] == r["start"] for r in finished), n),
+        "turns": sum(r["turns"] for r in results) / max(1, games),
+        "decisions": sum(r["decisions"] for r in results) / max(1, games),
+        "seconds": elapsed,
+        "games_per_second": games / elapsed if elapsed else 0.0,
+        "decisions_per_second": sum(r["decisions"] for r in results) / elapsed if elapsed else 0.0,
+    }
+
+
+def report(summary, names) -> str:
+    def pct(t):
+        return f"{100 * t[0]:5.1f} %  (95 % CI {100 * t[1]:.1f}-{100 * t[2]:.1f})"
+
+    lines = [
+        f"games            {summary['games']} ({summary['unfinished']} stopped by the turn limit)",
+        f"deck 1 wins      {pct(summary['deck1'])}   {names[0]}",
+        f"deck 2 wins      {pct(summary['deck2'])}   {names[1]}",
+        f"starting player  {pct(summary['starting_player'])}",
+        f"turns / game     {summary['turns']:.1f}",
+        f"decisions / game {summary['decisions']:.1f}",
+        f"games / s        {summary['games_per_second']:.2f}   ({summary['seconds']:.1f} s)",
+        f"decisions / s    {summary['decisions_per_second']:.0f}",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.simulate", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", default="0")
+    parser.add_argument("--deck1", default="laci")
+    parser.add_argument("--deck2", default="dani")
+    parser.add_argument("--bots", nargs=2, default=["random", "random"], choices=sorted(BOTS))
+    parser.add_argument("--turn-limit", type=int, default=300)
+    parser.add_argument("--sets", default=str(SET_DIR))
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    args = parser.parse_args(argv)
+    cards = load_cards(args.sets)
+    colonies = [read_deck(args.deck1, cards), read_deck(args.deck2, cards)]
+    ruleset = Ruleset(turn_limit=args.turn_limit)
+    summary = simulate(colonies, args.games, args.seed, args.bots, ruleset, not args.quiet)
+    names = [f"{args.deck1} ({args.bots[0]})", f"{args.deck2} ({args.bots[1]})"]
+    print(json.dumps(summary) if args.json else report(summary, names))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,274 @@
+"""Game state as small dataclasses (RULES.md Appendix A) and the zone moves of R 3.
+
+Zones (R 3.1) are per-player lists of card instance ids: ``colony`` (index 0 is
+the top), ``centre``, ``surface`` (left to right, append-only, R 3.5),
+``canteen``, ``hangar`` (ships only; armaments and boarded crew hang on their
+ship via ``attached_to``/``attachments``), ``trash`` and ``wasteland`` (the end
+of the list is the top; index 0 is the bottom card of M9). Events and
+interrupts being played sit in the game-wide ``chain``.
+
+Hidden identities: a card gets a fresh instance id whenever it enters a hidden
+zone (colony, centre, wasteland, or face down into play) and whenever its pile
+is shuffled, so an opponent can never follow it by id (NOTES.md).
+"""
+
+from dataclasses import dataclass, field
+
+from .rng import Rng
+from .ruleset import Ruleset
+
+PILES = ("colony", "centre", "trash", "wasteland")
+IN_PLAY = ("surface", "canteen", "hangar")  # R 3.11
+ZONES = ("colony", "centre", "surface", "canteen", "hangar", "trash", "wasteland", "chain")
+HIDDEN_PILES = ("colony", "centre", "wasteland")  # R 3.1 "who may look"
+ORIENTATIONS = ("active", "used", "damaged")  # R 6.1
+
+
+@dataclass(slots=True)
+class CardInstance:
+    id: int
+    code: str
+    owner: int  # R 19.14
+    controller: int  # R 19.4
+    zone: str
+    face_up: bool = False
+    paid: bool = False  # R 6.8
+    orientation: str = "active"  # R 6.1
+    damage: int = 0  # R 5.4.1
+    upgrades: int = 0  # R 4.5.2
+    bought: int = 0  # upgrades bought this turn with M6 (max 2, R 4.5.2)
+    slot: str | None = None  # what a card in play poses as: ship/base/crew/armament (R 6.10)
+    attached_to: int | None = None  # armament or boarded crew -> its ship
+    attachments: list = field(default_factory=list)  # ship -> armaments and boarded crew
+    boarded: bool = False  # crew aboard for a combat (R 4.4.4)
+    hit: bool = False  # R 11.4.4.6.6
+    mods: list = field(default_factory=list)  # [stat, amount, duration, tag]
+    grants: list = field(default_factory=list)  # [keyword, duration]
+    x: int | None = None  # X locked when paid (R 4.5.5, AMB-17)
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "code": self.code,
+            "owner": self.owner,
+            "controller": self.controller,
+            "zone": self.zone,
+            "face_up": self.face_up,
+            "paid": self.paid,
+            "orientation": self.orientation,
+            "damage": self.damage,
+            "upgrades": self.upgrades,
+            "bought": self.bought,
+            "slot": self.slot,
+            "attached_to": self.attached_to,
+            "attachments": list(self.attachments),
+            "boarded": self.boarded,
+            "hit": self.hit,
+            "mods": [list(m) for m in self.mods],
+            "grants": [list(g) for g in self.grants],
+            "x": self.x,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "CardInstance":
+        return cls(
+            **{**d, "mods": [list(m) for m in d["mods"]], "grants": [list(g) for g in d["grants"]]}
+        )
+
+
+@dataclass(slots=True)
+class PlayerState:
+    seat: int
+    name: str
+    credits: int = 0
+    colony: list = field(default_factory=list)
+    centre: list = field(default_factory=list)
+    surface: list = field(default_factory=list)
+    canteen: list = field(default_factory=list)
+    hangar: list = field(default_factory=list)
+    trash: list = field(default_factory=list)
+    wasteland: list = field(default_factory=list)
+    mulligan_used: bool = False  # R 10.5
+
+    def zone(self, name: str) -> list:
+        return getattr(self, name)
+
+    def to_dict(self) -> dict:
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "credits": self.credits,
+            **{z: list(getattr(self, z)) for z in ZONES if z != "chain"},
+            "mulligan_used": self.mulligan_used,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "PlayerState":
+        return cls(**d)
+
+
+@dataclass(slots=True)
+class GameState:
+    ruleset: Ruleset
+    defs: dict  # card code -> card definition (dicts shaped like the set files)
+    players: list
+    cards: dict  # instance id -> CardInstance
+    rng: Rng
+    next_id: int = 1
+    turn: int = 0  # global game turn, 1 = the starting player's first turn (R 10.6)
+    active: int = 0
+    starting_player: int = 0
+    phase: str = "setup"  # setup | start | main | combat | end | over
+    combat: dict | None = None  # Appendix A CombatState
+    chain: list = field(default_factory=list)  # R 12.2: entries being played, bottom first
+    stack: list = field(default_factory=list)  # frames: the rules' continuation (engine.flow)
+    cost_mods: list = field(default_factory=list)  # temporary cost modifiers
+    control: list = field(default_factory=list)  # [card id, original controller] until end of turn
+    winner: int | None = None
+    result: str | None = None  # "colony" (R 15.1) | "turn_limit"
+    decisions: int = 0
+
+    def card(self, cid: int) -> CardInstance:
+        return self.cards[cid]
+
+    def defn(self, card: CardInstance) -> dict:
+        return self.defs[card.code]
+
+    def other(self, seat: int) -> int:
+        return 1 - seat
+
+
+# --- moves --------------------------------------------------------------------------
+
+
+def new_id(state: GameState) -> int:
+    cid = state.next_id
+    state.next_id += 1
+    return cid
+
+
+def _renumber(state: GameState, card: CardInstance) -> None:
+    """Give `card` a fresh instance id (NOTES.md: hidden cards cannot be followed)."""
+    old = card.id
+    del state.cards[old]
+    card.id = new_id(state)
+    state.cards[card.id] = card
+
+
+def detach(state: GameState, card: CardInstance) -> None:
+    """Take a card out of wherever it is (zone list, ship, chain)."""
+    if card.attached_to is not None:
+        ship = state.cards.get(card.attached_to)
+        if ship is not None and card.id in ship.attachments:
+            ship.attachments.remove(card.id)
+        card.attached_to = None
+        return
+    if card.zone == "chain":
+        for entry in state.chain:
+            if entry.get("card") == card.id:
+                state.chain.remove(entry)
+                break
+        return
+    holder = state.players[card.controller if card.zone in IN_PLAY else card.owner]
+    pile = holder.zone(card.zone)
+    if card.id in pile:
+        pile.remove(card.id)
+
+
+def _reset(card: CardInstance) -> None:
+    """R 3.12 / 14.3: counters and states fall off when a card leaves play."""
+    card.paid = False
+    card.orientation = "active"
+    card.damage = 0
+    card.upgrades = 0
+    card.bought = 0
+    card.slot = None
+    card.boarded = False
+    card.hit = False
+    card.mods = []
+    card.grants = []
+    card.x = None
+    card.controller = card.owner
+
+
+def move(
+    state: GameState,
+    card: CardInstance,
+    zone: str,
+    *,
+    face_up: bool = False,
+    seat: int | None = None,
+    bottom: bool = False,
+    ship: CardInstance | None = None,
+    slot: str | None = None,
+) -> CardInstance:
+    """Move `card` to `zone` and return it (its id may change).
+
+    Piles belong to the owner (R 14.5); cards in play go to `seat` (default: the
+    owner) as controller. `bottom` puts a card under a colony (index -1) or at the
+    bottom of another pile (index 0). `ship` attaches the card to that ship.
+    """
+    was_hidden = not card.face_up or card.zone in HIDDEN_PILES
+    if card.attachments:
+        raise RuntimeError(f"card {card.id} still carries cards: remove its attachments first")
+    detach(state, card)
+    leaving_play = card.zone in IN_PLAY and zone not in IN_PLAY
+    if leaving_play or zone in PILES:
+        _reset(card)
+    hidden = zone in HIDDEN_PILES or (zone in IN_PLAY and not face_up)
+    if hidden and (card.zone != zone or not was_hidden):
+        _renumber(state, card)
+    card.zone = zone
+    card.face_up = face_up and zone not in HIDDEN_PILES
+    if zone in IN_PLAY:
+        card.controller = card.owner if seat is None else seat
+        if slot is not None:
+            card.slot = slot
+    if ship is not None:
+        card.attached_to = ship.id
+        ship.attachments.append(card.id)
+        return card
+    if zone == "chain":
+        return card
+    holder = state.players[card.controller if zone in IN_PLAY else card.owner]
+    pile = holder.zone(zone)
+    if zone == "colony":
+        # index 0 is the top of a colony
+        if bottom:
+            pile.append(card.id)
+        else:
+            pile.insert(0, card.id)
+    elif bottom:
+        pile.insert(0, card.id)
+    else:
+        pile.append(card.id)
+    return card
+
+
+def renumber_pile(state: GameState, seat: int, zone: str) -> None:
+    """Fresh ids for every card of a pile (after a shuffle)."""
+    pile = state.players[seat].zone(zone)
+    for i, cid in enumerate(pile):
+        card = state.cards[cid]
+        _renumber(state, card)
+        pile[i] = card.id
+
+
+def in_play(card: CardInstance | None) -> bool:
+    return card is not None and card.zone in IN_PLAY
+
+
+def cards_in_play(state: GameState, seat: int | None = None):
+    """Every card in play (ships, then their attachments; surface; canteen)."""
+    seats = (0, 1) if seat is None else (seat,)
+    for s in seats:
+        player = state.players[s]
+        for cid in player.hangar:
+            ship = state.cards[cid]
+            yield ship
+            for aid in ship.attachments:
+                yield state.cards[aid]
+        for cid in player.surface:
+            yield state.cards[cid]
+        for cid in player.canteen:
+            yield state.cards[cid]

@@ -1,0 +1,164 @@
+"""The one projection of a game for a player or a spectator (R 16, DESIGN.md).
+
+``view(state, viewer)`` is the only way game state should leave the server:
+``viewer`` is a seat (0 or 1) or ``None`` for a spectator. It never contains
+the opponent's centre, face-down identities the viewer may not see, any
+colony's order or contents, or the generator's seed. A hidden card appears as
+``{id, face_down, owner, zone}`` plus its public counters. ``view_events``
+projects the events ``apply`` returned in the same way.
+"""
+
+from . import values as V
+from .game import legal_actions, pending
+from .ops import public
+from .state import GameState
+
+
+def _sees(card, viewer) -> bool:
+    """R 3.1 "who may look": public cards; one's own centre, wasteland and face-down cards."""
+    if public(card):
+        return True
+    if viewer is None or card.owner != viewer:
+        return False
+    return card.zone != "colony"
+
+
+def card_view(state: GameState, card, viewer) -> dict:
+    if not _sees(card, viewer):
+        out = {"id": card.id, "face_down": True, "owner": card.owner, "zone": card.zone}
+        if card.zone in ("surface", "canteen", "hangar"):
+            out.update(orientation=card.orientation, upgrades=card.upgrades, slot=card.slot)
+        return out
+    d = state.defs[card.code]
+    out = {
+        "id": card.id,
+        "code": card.code,
+        "name": d["name"],
+        "name_en": d.get("name_en"),
+        "type": d["type"],
+        "subtype": d["subtype"],
+        "owner": card.owner,
+        "controller": card.controller,
+        "zone": card.zone,
+        "face_down": not card.face_up,
+    }
+    if card.zone in ("surface", "canteen", "hangar"):
+        out.update(
+            paid=card.paid,
+            orientation=card.orientation,
+            slot=card.slot,
+            upgrades=card.upgrades,
+            damage=card.damage,
+        )
+        if card.slot == "ship":
+            out["stats"] = {
+                "speed": V.stat(state, card, "speed"),
+                "firepower": V.stat(state, card, "firepower"),
+                "armour": V.armour_left(state, card),
+                "full_armour": V.stat(state, card, "armour"),
+                "bombardment": V.stat(state, card, "bombardment"),
+            }
+            out["keywords"] = sorted(V.keywords(state, card))
+            out["hit"] = card.hit
+        if card.slot == "base" and card.paid:
+            out["armour"] = V.armour_left(state, card)
+    return out
+
+
+def _ship(state, card, viewer) -> dict:
+    out = card_view(state, card, viewer)
+    out["attachments"] = [card_view(state, state.cards[a], viewer) for a in card.attachments]
+    return out
+
+
+def view(state: GameState, viewer: int | None) -> dict:
+    if viewer not in (0, 1, None):
+        raise ValueError("viewer must be 0, 1 or None")
+    players = []
+    for p in state.players:
+        cards = state.cards
+        players.append(
+            {
+                "seat": p.seat,
+                "name": p.name,
+                "credits": p.credits,
+                "mulligan_used": p.mulligan_used,
+                # R 3.13: every count is public
+                "counts": {z: len(p.zone(z)) for z in ("colony", "centre", "trash", "wasteland")},
+                "centre": [card_view(state, cards[c], viewer) for c in p.centre],
+                "surface": [card_view(state, cards[c], viewer) for c in p.surface],
+                "canteen": [card_view(state, cards[c], viewer) for c in p.canteen],
+                "hangar": [_ship(state, cards[c], viewer) for c in p.hangar],
+                "hangar_size": V.hangar_total(state, p.seat),
+                "trash": [card_view(state, cards[c], viewer) for c in p.trash],
+                "wasteland": [card_view(state, cards[c], viewer) for c in p.wasteland],
+            }
+        )
+    out = {
+        "viewer": viewer,
+        "turn": state.turn,
+        "active": state.active,
+        "starting_player": state.starting_player,
+        "phase": state.phase,
+        "winner": state.winner,
+        "result": state.result,
+        "players": players,
+        "chain": [_entry(state, e, viewer) for e in state.chain],
+        "combat": _combat(state, viewer),
+        "pending": None,
+    }
+    p = pending(state)
+    if p is not None:
+        out["pending"] = {"player": p.player, "decision": p.decision, "info": p.info}
+        if viewer == p.player:
+            out["actions"] = [a.to_dict() for a in legal_actions(state)]
+    return out
+
+
+def _entry(state, entry, viewer) -> dict:
+    out = {
+        "eid": entry["eid"],
+        "kind": entry["kind"],
+        "code": entry["code"],
+        "name": state.defs[entry["code"]]["name"],
+        "player": entry["ctrl"],
+        "cost": entry["cost"],
+        "targets": entry["targets"],
+        "modes": entry["modes"],
+    }
+    if entry["kind"] == "ability":
+        out["source"] = entry["source"]
+    return out
+
+
+def _combat(state, viewer):
+    combat = state.combat
+    if combat is None:
+        return None
+    target = dict(combat["target"])
+    if target["card"] is not None:
+        card = state.cards.get(target["card"])
+        target["card"] = card_view(state, card, viewer) if card is not None else None
+    return {
+        "attacker": combat["attacker"],
+        "defender": combat["defender"],
+        "target": target,
+        "attackers": list(combat["attackers"]),
+        "defenders": list(combat["defenders"]),
+        "bombers": list(combat["bombers"]),
+        "step": combat["step"],
+    }
+
+
+def view_event(event, viewer) -> dict:
+    out = {"kind": event.kind, **event.data}
+    if event.secret and viewer is not None and viewer in event.to:
+        out["secret"] = event.secret
+    return out
+
+
+def view_events(events, viewer) -> list:
+    return [view_event(e, viewer) for e in events]
+
+
+__all__ = ["view", "view_event", "view_events", "card_view"]

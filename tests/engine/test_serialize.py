@@ -1,0 +1,128 @@
+"""Dump/load, state hashes, replay from (colonies, seed, actions), and the notation round trip."""
+
+import json
+
+import pytest
+from engine_kit import CARDS, position, random_colony, random_game
+
+from engine import notation as N
+from engine.actions import IllegalAction, MalformedAction, parse_action
+from engine.game import apply, legal_actions, new_game, pending
+from engine.rng import Rng
+from engine.ruleset import Ruleset
+from engine.serialize import clone, dump, load, replay, state_hash
+
+
+def colonies(seed):
+    rng = Rng.from_seed(f"test-{seed}")
+    return [random_colony(rng), random_colony(rng)]
+
+
+def test_dump_load_round_trip_at_every_kind_of_decision():
+    seen = set()
+
+    def on_step(state, action, events):
+        p = pending(state)
+        if p is None or p.decision in seen:
+            return
+        seen.add(p.decision)
+        text = dump(state)
+        again = load(text)
+        assert dump(again) == text
+        assert [a.id for a in legal_actions(again)] == [a.id for a in legal_actions(state)]
+
+    for seed in range(4):
+        random_game(seed, on_step=on_step, max_decisions=2500)
+    assert {"main", "mulligan", "attackers", "fire"} <= seen
+
+
+def test_replay_gives_the_same_state_hash():
+    for seed in (11, 12, 13):
+        state, log = random_game(seed, max_decisions=1500)
+        again = replay(colonies(seed), seed, log)
+        assert state_hash(again) == state_hash(state)
+
+
+def test_a_loaded_game_continues_exactly_like_the_original():
+    seed = 21
+    state, log = random_game(seed, max_decisions=1200)
+    half = replay(colonies(seed), seed, log[:600])
+    resumed = load(dump(half))
+    for action_id in log[600:]:
+        apply(resumed, action_id)
+    assert state_hash(resumed) == state_hash(state)
+
+
+def test_clone_is_independent():
+    state = new_game(colonies(1), 1)
+    copy = clone(state)
+    apply(copy, legal_actions(copy)[0])
+    assert state_hash(copy) != state_hash(state)
+
+
+def test_r10_1_the_seed_changes_the_shuffle():
+    assert state_hash(new_game(colonies(1), 1)) != state_hash(new_game(colonies(1), 2))
+
+
+def test_r0_6_ruleset_round_trip_and_unimplemented_flags():
+    rules = Ruleset(armour_reset_scope="own", bluff_slots=("surface",))
+    assert Ruleset.from_dict(json.loads(json.dumps(rules.to_dict()))) == rules
+    with pytest.raises(ValueError):
+        Ruleset(simplified_combat=True)  # R 17.2: not implemented yet
+    with pytest.raises(ValueError):
+        Ruleset(armour_reset_scope="some")
+
+
+def test_notation_round_trip_r5_4_armour_left():
+    text = """
+    kgk players=laci,dani turn=4 active=laci start=dani
+    laci credits=7 mulligan=used
+    laci colony: Rozsdafog*3, Cobra Flash
+    laci centre: Tüzér
+    laci surface: Aknagyűrű (down u2 b1)
+    laci hangar: Marduk Kurios (used dmg1) [Páncéllemez (down), Tüzér]
+    laci trash: Kaszás
+    dani credits=3 mulligan=used
+    dani colony: Pilótahal*4
+    dani surface: Chazma töltet (down)
+    dani wasteland: Halálszárny
+    """
+    state = position(text)
+    out = N.to_text(state)
+    assert N.to_text(N.parse(out, CARDS)) == out
+    assert (
+        out.splitlines()[5] == "laci hangar: Marduk Kurios (used dmg1) [Páncéllemez (down), Tüzér]"
+    )
+    assert N.stats(state, "Marduk Kurios") == "5-1-1-0"  # armour 2 - 1; unpaid plate adds nothing
+
+
+def test_malformed_and_illegal_actions_have_codes():
+    state = position("kgk players=a,b turn=4 active=a\na colony: Rozsdafog*3")
+    for bad, code in (
+        ("fly", "UNKNOWN_KIND"),
+        ({"kind": "draw", "card": 3}, "UNKNOWN_PARAM"),
+        ({"kind": "upgrade"}, "MISSING_PARAM"),
+        ({"kind": "upgrade", "card": "3"}, "BAD_PARAM"),
+        ({"kind": "upgrade", "card": True}, "BAD_PARAM"),
+        ("place:card=1,to=moon", "BAD_PARAM"),
+        ("attack:target=colony,card=4", "BAD_PARAM"),
+        (42, "NOT_AN_ACTION"),
+    ):
+        with pytest.raises(MalformedAction) as err:
+            apply(state, bad)
+        assert err.value.code == code
+    before = dump(state)
+    with pytest.raises(IllegalAction) as err:
+        apply(state, "upgrade:card=999")
+    assert err.value.code == "NOT_YOUR_BASE"
+    with pytest.raises(IllegalAction) as err:
+        apply(state, "end_turn", player=1)
+    assert err.value.code == "NOT_YOUR_DECISION"
+    assert dump(state) == before  # a rejected action changes nothing
+
+
+def test_action_ids_are_stable_and_parse_back():
+    action = parse_action({"kind": "fire", "target": 30, "ship": 12})
+    assert action.id == "fire:ship=12,target=30"
+    assert parse_action(action.id) == action
+    assert parse_action(action.to_dict()) == action
