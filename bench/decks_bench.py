@@ -287,6 +287,31 @@ def bench_page(runs: int, requests: int, warmup: int, gc_freeze: bool, lang: str
     return results
 
 
+def bench_builder(runs: int, requests: int, warmup: int, gc_freeze: bool, lang: str) -> dict:
+    """The builder page of the same 45-card deck, logged in as its owner, with its charts."""
+    from django.test import Client
+
+    from decks.models import Deck
+
+    deck = Deck.objects.get(name="Bench colony")
+    client = Client()
+    client.force_login(deck.owner)
+    url = f"/{lang}/decks/{deck.pk}/edit/"
+
+    def request() -> float:
+        started = time.perf_counter()
+        response = client.get(url)
+        elapsed = (time.perf_counter() - started) * 1000
+        if response.status_code != 200 or b'class="deck-stats"' not in response.content:
+            raise SystemExit(f"builder: HTTP {response.status_code} or no charts")
+        return elapsed
+
+    print(f"  [builder] GET {url}", flush=True)
+    result = timed_runs(request, runs, requests, warmup, gc_freeze)
+    result["queries"] = count_queries(lambda: client.get(url))
+    return result
+
+
 def count_queries(call) -> int:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -406,6 +431,13 @@ def main() -> None:
                 f"({row['queries']} queries, {row['bytes']:,} bytes) "
                 f"goal p95 <= {GOALS['page']:g} ms: {verdict}"
             )
+        builder = bench_builder(args.runs, args.requests, args.warmup, args.gc_freeze, args.lang)
+        results["builder"] = builder
+        verdict = "met" if builder["p95"] <= GOALS["page"] else "MISSED"
+        lines.append(
+            f"(3) builder page with charts: p50 {builder['p50']:.2f} ms  p95 {builder['p95']:.2f} ms "
+            f"({builder['queries']} queries) goal p95 <= {GOALS['page']:g} ms: {verdict}"
+        )
         if args.profile:
             report = profile_page(args.lang)
             (OUT / "decks_page_profile.txt").write_text(report, encoding="utf-8")

@@ -9,9 +9,11 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, render
 
 from cards_data.models import Card
+from cards_data.selectors import card_dicts
 from cards_data.serializers import CardSerializer
 
 from .models import RULESET_CHOICES, Deck
+from .views_pages import deck_statistics
 
 
 def deck_payload(deck: Deck | None) -> dict | None:
@@ -37,4 +39,15 @@ def deck_payload(deck: Deck | None) -> dict | None:
 def builder(request, pk=None):
     deck = get_object_or_404(Deck, pk=pk, owner=request.user) if pk is not None else None
     context = {"deck": deck, "deck_data": deck_payload(deck), "rulesets": RULESET_CHOICES}
+    if deck is not None:
+        context["stats"] = saved_statistics(deck)
     return render(request, "decks/builder.html", context)
+
+
+def saved_statistics(deck: Deck) -> dict | None:
+    """The charts of the saved deck (the same ones as its page), rendered server-side."""
+    counts = dict(deck.entries.values_list("card__code", "count"))
+    if not counts:
+        return None
+    cards = card_dicts(counts)
+    return deck_statistics([(cards[code], count) for code, count in sorted(counts.items())])

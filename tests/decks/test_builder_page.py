@@ -112,6 +112,18 @@ def test_edit_page_embeds_the_decks_cards(client, zarg_deck, catalogue):
     assert card["credit_cost"] == db_card.credit_cost
 
 
+def test_edit_page_shows_the_saved_decks_charts(client, zarg_deck, catalogue):
+    html = client.get(f"/en/decks/{zarg_deck.pk}/edit/").content.decode()
+    assert 'class="deck-stats"' in html and '<svg class="curve"' in html
+    total = sum(e.count for e in zarg_deck.entries.all())
+    assert f"<dd>{total} (" in html
+
+
+def test_new_deck_page_has_no_saved_charts(client, alice, catalogue):
+    client.force_login(alice)
+    assert 'class="deck-stats"' not in client.get("/en/decks/new/").content.decode()
+
+
 def test_embedded_json_cannot_break_out_of_the_script(client, alice, catalogue):
     card = catalogue.order_by("code").first()
     deck = save_deck(alice, name="</script><b>x</b>", cards=[(card.code, 1)])
