@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "accounts",
     "cards_data",
     "decks",
+    "tournaments",
 ]
 
 MIDDLEWARE = [

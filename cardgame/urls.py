@@ -9,6 +9,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/", include("decks.api_urls")),
     path("api/", include("cards_data.api_urls")),
+    path("api/", include("tournaments.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
@@ -19,6 +20,7 @@ urlpatterns += i18n_patterns(
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("decks/", include("decks.urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("", include("cards_data.urls")),
     prefix_default_language=True,
 )

@@ -1,0 +1,178 @@
+"""A tournament in a real browser: the organiser creates an event, two players register
+with frozen decklists (R 9.6) and check in, the round is paired as a draft, published
+(R 18.2), a result is reported on a 390 px phone and confirmed (never a draw, R 18.4),
+and the standings show 3 points for the winner (R 18.7).
+"""
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+from decks.services import save_deck
+from tournaments.models import Match, Tournament
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "pw-browser-12345"
+LACI = ["xeno", "insectoid", "zarg", "space_shark"]  # R 20 EX-1
+
+
+def colony(cards, races=LACI, total=45):
+    pools = {race: list(cards.filter(race=race).order_by("code")) for race in races}
+    entries, turn = [], 0
+    while sum(n for _, n in entries) < total:
+        card = pools[races[turn % len(races)]].pop(0)
+        entries.append((card.code, min(3, total - sum(n for _, n in entries))))
+        turn += 1
+    return entries
+
+
+def log_in(page, live_server, username, next_path):
+    page.goto(f"{live_server.url}/en/accounts/login/?next={next_path}")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    with page.expect_navigation():
+        page.click("form.narrow button[type=submit]")
+    assert page.url == f"{live_server.url}{next_path}"
+
+
+def no_horizontal_scroll(page):
+    widths = page.evaluate(
+        "({scroll: document.documentElement.scrollWidth, inner: window.innerWidth})"
+    )
+    assert widths["scroll"] <= widths["inner"], widths
+
+
+def test_organiser_players_round_results_and_standings(page, new_page, live_server, cards):
+    users = {
+        name: get_user_model().objects.create_user(name, password=PASSWORD)
+        for name in ["org", "alice", "bob"]
+    }
+    for name in ["alice", "bob"]:
+        save_deck(users[name], name=f"{name} colony", cards=colony(cards))
+
+    # the organiser creates the event through the form
+    log_in(page, live_server, "org", "/en/tournaments/new/")
+    page.fill("#id_name", "Browser Cup")
+    page.fill("#id_date", "2026-12-24")
+    page.fill("#id_place", "Budapest")
+    with page.expect_navigation():
+        page.click("#tournament-form button[type=submit]")
+    expect(page.locator("#tournament-title")).to_have_text("Browser Cup")
+    event = Tournament.objects.get(name="Browser Cup")
+    detail = f"/en/tournaments/{event.pk}/"
+
+    # both players register (alice on a phone) and check in
+    phones = {}
+    for name, options in [
+        ("alice", dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)),
+        ("bob", {}),
+    ]:
+        p = new_page(**options)
+        log_in(p, live_server, name, detail)
+        with p.expect_navigation():
+            p.click("#register-button")
+        expect(p.locator("#my-registration")).to_contain_text(f"{name} colony")
+        with p.expect_navigation():
+            p.click("#check-in-button")
+        expect(p.locator("#my-registration")).to_contain_text("checked in")
+        phones[name] = p
+    no_horizontal_scroll(phones["alice"])
+
+    # staff: start, pair (draft), publish
+    page.goto(f"{live_server.url}/en/tournaments/{event.pk}/dashboard/")
+    with page.expect_navigation():
+        page.click("#start-button")
+    with page.expect_navigation():
+        page.click("#pair-button")
+    expect(page.locator("#round-status")).to_contain_text("Round 1: Draft")
+    page.click("#pairings-link")
+    expect(page.locator("#draft-note")).to_be_visible()
+    expect(page.locator("#pairings-by-table tbody tr")).to_have_count(1)
+    page.go_back()
+    with page.expect_navigation():
+        page.click("#publish-button")
+    expect(page.locator("#round-timer")).to_have_text(re.compile(r"^\d+:\d\d$"))
+
+    match = Match.objects.get(tournament=event)
+    first, second = match.player_a.name, match.player_b.name
+    a_page, b_page = phones[first], phones[second]
+
+    # the first player reports 1-0; a draw is refused with a message
+    a_page.goto(f"{live_server.url}{detail}")
+    expect(a_page.locator("#my-table")).to_have_text("1")
+    a_page.fill("#games-a", "1")
+    a_page.fill("#games-b", "1")
+    with a_page.expect_navigation():
+        a_page.click("#report-button")
+    expect(a_page.locator(".messages")).to_contain_text("no draws")
+    a_page.fill("#games-a", "1")
+    a_page.fill("#games-b", "0")
+    with a_page.expect_navigation():
+        a_page.click("#report-button")
+    expect(a_page.locator("#my-status")).to_have_text("Awaiting confirmation")
+
+    # the opponent confirms
+    b_page.goto(f"{live_server.url}{detail}")
+    with b_page.expect_navigation():
+        b_page.click("#confirm-button")
+    expect(b_page.locator("#my-status")).to_have_text("Confirmed")
+
+    # standings: the winner first with 3 points, for everyone
+    a_page.goto(f"{live_server.url}/en/tournaments/{event.pk}/standings/")
+    first_row = a_page.locator("#standings tbody tr").first
+    expect(first_row).to_have_attribute("data-player", first)
+    expect(first_row.locator(".points")).to_have_text("3")
+    expect(a_page.locator("#standings tbody tr").nth(1).locator(".points")).to_have_text("0")
+    no_horizontal_scroll(a_page)
+    page.goto(f"{live_server.url}/en/tournaments/{event.pk}/dashboard/")
+    expect(page.locator("#unreported")).to_contain_text("(0)")
+    for p in [page, a_page, b_page]:
+        assert not p.js_errors
+
+
+def test_staff_dashboard_and_pairings_in_hungarian_on_a_phone(new_page, live_server, cards):
+    """The judge's dashboard (round clock, disputes) and the pairings sheet fit 390 px."""
+    import datetime
+
+    from tournaments import services
+
+    users = {
+        name: get_user_model().objects.create_user(name, password=PASSWORD)
+        for name in ["org", "judge", "alice", "bob", "carol"]
+    }
+    event = services.create_tournament(
+        users["org"], name="Telefon Kupa", date=datetime.date(2026, 12, 27), judges=[users["judge"]]
+    )
+    for name in ["alice", "bob", "carol"]:
+        reg = services.register(
+            event, users[name], save_deck(users[name], name="c", cards=colony(cards))
+        )
+        services.check_in(reg, users[name])
+    services.start(event, users["org"])
+    rnd = services.pair_next_round(event, users["org"])
+    services.publish_round(rnd, users["org"])
+    match = rnd.matches.exclude(player_b=None).get()
+    services.report(match, match.player_a.player, 0, 0, timed_out=True)
+
+    page = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    log_in(page, live_server, "judge", f"/en/tournaments/{event.pk}/dashboard/")
+    page.goto(f"{live_server.url}/hu/tournaments/{event.pk}/dashboard/")
+    expect(page.locator("#disputes h2")).to_contain_text("Viták és időtúllépések (1)")
+    expect(page.locator("#round-timer")).to_have_text(re.compile(r"^\d+:\d\d$"))
+    no_horizontal_scroll(page)
+    form = page.locator("#disputes form").first
+    form.locator("input[name=games_b]").fill("1")
+    form.locator("select[name=reason]").select_option("time")
+    with page.expect_navigation():
+        form.locator("button").click()
+    expect(page.locator("#disputes h2")).to_contain_text("(0)")
+    match.refresh_from_db()
+    assert (match.games_a, match.games_b, match.judge_reason) == (0, 1, "time")
+    page.goto(f"{live_server.url}/hu/tournaments/{event.pk}/rounds/1/pairings/")
+    expect(page.locator("h2").first).to_have_text("Asztalok szerint")
+    expect(page.locator("#pairings-by-name tbody tr")).to_have_count(3)
+    no_horizontal_scroll(page)
+    assert not page.js_errors

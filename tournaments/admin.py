@@ -1,0 +1,48 @@
+from django.contrib import admin
+
+from .models import AuditEntry, Match, Prize, Registration, Round, Tournament
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "date", "organiser"]
+    search_fields = ["name"]
+
+
+@admin.register(Registration)
+class RegistrationAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "player"]
+    raw_id_fields = ["player"]
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "number"]
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = [
+        "id",
+        "tournament",
+        "stage",
+        "table",
+        "player_a",
+        "player_b",
+        "games_a",
+        "games_b",
+    ]
+
+
+@admin.register(Prize)
+class PrizeAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "place", "card"]
+    raw_id_fields = ["card"]
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "actor", "action", "created"]
+
+    def has_change_permission(self, request, obj=None):
+        return False  # the audit log is append-only

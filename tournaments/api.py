@@ -1,0 +1,465 @@
+"""The tournaments REST API (thin: services decide who may do what, and when).
+
+Errors: 400 bad input (with `detail`), 403 not allowed for this user, 404 unknown or
+hidden (a draft round for a player), 409 not allowed in the event's current state.
+"""
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.exceptions import APIException, PermissionDenied, ValidationError
+from rest_framework.response import Response
+
+from decks.models import Deck
+
+from . import selectors, services
+from .models import AuditEntry, Match, Registration, Round, Tournament
+
+
+class ConflictError(APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "Not allowed in the tournament's current state."
+
+
+def _call(fn, *args, **kwargs):
+    """Run a service; translate its errors to API errors."""
+    try:
+        return fn(*args, **kwargs)
+    except services.DeckNotLegal as error:
+        raise ValidationError({"detail": error.messages[0], "problems": error.problems}) from error
+    except DjangoValidationError as error:
+        detail = error.message_dict if hasattr(error, "error_dict") else {"detail": error.messages}
+        raise ValidationError(detail) from error
+    except DjangoPermissionDenied as error:
+        raise PermissionDenied(str(error)) from error
+    except services.Conflict as error:
+        raise ConflictError(str(error)) from error
+
+
+# ------------------------------------------------------------------ serializers
+
+
+class TournamentInput(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    date = serializers.DateField()
+    place = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    online = serializers.BooleanField(required=False, default=False)
+    swiss_rounds = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=20, default=None
+    )
+    match_format = serializers.ChoiceField(["bo1", "bo3"], required=False, default="bo1")
+    game_minutes = serializers.IntegerField(required=False, min_value=10, max_value=180, default=60)
+    decklist_deadline = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    play_third_place = serializers.BooleanField(required=False, default=True)
+    judges = serializers.ListField(child=serializers.CharField(), required=False, default=list)
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    organiser = serializers.CharField(source="organiser.username")
+    judges = serializers.SlugRelatedField(many=True, read_only=True, slug_field="username")
+    players = serializers.SerializerMethodField()
+    planned_rounds = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id",
+            "name",
+            "date",
+            "place",
+            "online",
+            "organiser",
+            "judges",
+            "swiss_rounds",
+            "planned_rounds",
+            "match_format",
+            "game_minutes",
+            "decklist_deadline",
+            "play_third_place",
+            "status",
+            "started_at",
+            "players",
+        ]
+
+    def get_players(self, obj) -> int:
+        return obj.registrations.filter(dropped=False).count()
+
+    def get_planned_rounds(self, obj) -> int:
+        return obj.planned_rounds()
+
+
+class RegistrationSerializer(serializers.ModelSerializer):
+    player = serializers.CharField(source="player.username")
+
+    class Meta:
+        model = Registration
+        fields = [
+            "id",
+            "player",
+            "deck_name",
+            "deck_version",
+            "checked_in",
+            "dropped",
+            "dropped_after_round",
+            "late_entry_round",
+            "playoff_seed",
+        ]
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    round = serializers.IntegerField(source="round.number", allow_null=True, default=None)
+    player_a = serializers.CharField(source="player_a.player.username")
+    player_b = serializers.CharField(source="player_b.player.username", default=None)
+    reported_by = serializers.CharField(source="reported_by.player.username", default=None)
+    first_player = serializers.CharField(source="first_player.player.username", default=None)
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "tournament",
+            "stage",
+            "round",
+            "table",
+            "player_a",
+            "player_b",
+            "games_a",
+            "games_b",
+            "status",
+            "reported_by",
+            "judge_reason",
+            "first_player",
+        ]
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    matches = MatchSerializer(many=True, read_only=True)
+    deadline = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Round
+        fields = ["number", "status", "seed", "published_at", "deadline", "warnings", "matches"]
+
+    def get_deadline(self, obj) -> str | None:
+        deadline = services.round_deadline(obj)
+        return deadline.isoformat() if deadline else None
+
+
+class ResultInput(serializers.Serializer):
+    games_a = serializers.IntegerField(min_value=0, max_value=3, required=False, default=0)
+    games_b = serializers.IntegerField(min_value=0, max_value=3, required=False, default=0)
+    timed_out = serializers.BooleanField(required=False, default=False)
+
+
+class JudgeInput(serializers.Serializer):
+    games_a = serializers.IntegerField(min_value=0, max_value=3)
+    games_b = serializers.IntegerField(min_value=0, max_value=3)
+    reason = serializers.ChoiceField(["time", "ruling", "correction"])
+
+
+class RegisterInput(serializers.Serializer):
+    deck = serializers.IntegerField(help_text="the id of one of your decks")
+
+
+class LateEntryInput(serializers.Serializer):
+    player = serializers.CharField()
+    deck = serializers.IntegerField()
+
+
+class PrizesInput(serializers.Serializer):
+    cards = serializers.DictField(child=serializers.CharField(), help_text='{"1": code, ...}')
+
+
+def _data(serializer_class, request):
+    if not isinstance(request.data, dict):
+        raise ValidationError({"detail": "Send a JSON object."})
+    payload = serializer_class(data=request.data)
+    payload.is_valid(raise_exception=True)
+    return payload.validated_data
+
+
+def _tournament(pk) -> Tournament:
+    return get_object_or_404(Tournament, pk=pk)
+
+
+def _staff(request, t):
+    if not services.is_staff(request.user, t):
+        raise PermissionDenied("Only the organiser and the judges may do this.")
+
+
+def _my_reg(request, t) -> Registration:
+    reg = selectors.my_registration(t, request.user)
+    if reg is None:
+        raise ConflictError("You are not registered for this tournament.")
+    return reg
+
+
+# ------------------------------------------------------------------- endpoints
+
+
+@extend_schema(request=TournamentInput, responses=TournamentSerializer(many=True))
+@api_view(["GET", "POST"])
+@permission_classes([permissions.IsAuthenticatedOrReadOnly])
+def tournament_list(request):
+    """Tournaments; any signed-in user may organise one (they become its organiser)."""
+    if request.method == "GET":
+        events = Tournament.objects.select_related("organiser").prefetch_related("judges")
+        return Response(TournamentSerializer(events[:200], many=True).data)
+    fields = dict(_data(TournamentInput, request))
+    names = fields.pop("judges")
+    judges = list(get_user_model().objects.filter(username__in=names))
+    missing = sorted(set(names) - {j.username for j in judges})
+    if missing:
+        raise ValidationError({"judges": [f"Unknown user {name}." for name in missing]})
+    t = _call(services.create_tournament, request.user, judges=judges, **fields)
+    return Response(TournamentSerializer(t).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(responses=TournamentSerializer)
+@api_view(["GET"])
+def tournament_detail(request, pk):
+    t = _tournament(pk)
+    body = TournamentSerializer(t).data
+    body["registrations"] = RegistrationSerializer(
+        t.registrations.select_related("player"), many=True
+    ).data
+    body["is_staff"] = services.is_staff(request.user, t)
+    return Response(body)
+
+
+@extend_schema(request=RegisterInput, responses=RegistrationSerializer)
+@api_view(["POST", "DELETE"])
+@permission_classes([permissions.IsAuthenticated])
+def register(request, pk):
+    """POST {"deck": id}: register or replace the frozen decklist; DELETE: withdraw."""
+    t = _tournament(pk)
+    if request.method == "DELETE":
+        _call(services.unregister, _my_reg(request, t), request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+    deck_id = request.data.get("deck") if isinstance(request.data, dict) else None
+    if isinstance(deck_id, bool) or not isinstance(deck_id, int):
+        raise ValidationError({"deck": ["Give the id of one of your decks."]})
+    deck = Deck.objects.filter(pk=deck_id, owner=request.user).first()
+    if deck is None:
+        raise ValidationError({"deck": [f"You have no deck {deck_id}."]})
+    reg = _call(services.register, t, request.user, deck)
+    return Response(RegistrationSerializer(reg).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(request=None, responses=RegistrationSerializer)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def check_in(request, pk):
+    t = _tournament(pk)
+    reg = _call(services.check_in, _my_reg(request, t), request.user)
+    return Response(RegistrationSerializer(reg).data)
+
+
+@extend_schema(request=None, responses=RegistrationSerializer)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def drop(request, pk):
+    t = _tournament(pk)
+    reg = _call(services.drop, _my_reg(request, t), request.user)
+    return Response(RegistrationSerializer(reg).data)
+
+
+@extend_schema(request=None, responses=RegistrationSerializer)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def registration_action(request, pk, action):
+    """Staff: drop or reactivate any registration."""
+    if action not in ("drop", "reactivate"):
+        raise Http404("No such action.")
+    reg = get_object_or_404(Registration, pk=pk)
+    _staff(request, reg.tournament)
+    fn = {"drop": services.drop, "reactivate": services.reactivate}[action]
+    reg = _call(fn, reg, request.user)
+    return Response(RegistrationSerializer(reg).data)
+
+
+@extend_schema(request=LateEntryInput, responses=RegistrationSerializer)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def late_entry(request, pk):
+    """Staff: {"player": username, "deck": id} after the start; missed rounds are losses."""
+    t = _tournament(pk)
+    _staff(request, t)
+    data = request.data if isinstance(request.data, dict) else {}
+    player = get_user_model().objects.filter(username=data.get("player")).first()
+    if player is None:
+        raise ValidationError({"player": ["Unknown player."]})
+    deck = Deck.objects.filter(pk=data.get("deck") or 0, owner=player).first()
+    if deck is None:
+        raise ValidationError({"deck": ["Give the id of one of the player's decks."]})
+    reg = _call(services.late_entry, t, request.user, player, deck)
+    return Response(RegistrationSerializer(reg).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(request=None, responses=TournamentSerializer)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def start(request, pk):
+    t = _call(services.start, _tournament(pk), request.user)
+    return Response(TournamentSerializer(t).data)
+
+
+@extend_schema(request=None, responses=RoundSerializer(many=True))
+@api_view(["GET", "POST"])
+@permission_classes([permissions.IsAuthenticatedOrReadOnly])
+def rounds(request, pk):
+    """GET: rounds you may see; POST (staff): pair the next round as a draft (idempotent)."""
+    t = _tournament(pk)
+    if request.method == "GET":
+        visible = selectors.visible_rounds(t, request.user).prefetch_related(
+            "matches__player_a__player", "matches__player_b__player"
+        )
+        return Response(RoundSerializer(visible, many=True).data)
+    existing = t.rounds.count()
+    rnd = _call(services.pair_next_round, t, request.user)
+    created = t.rounds.count() > existing
+    return Response(
+        RoundSerializer(rnd).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK
+    )
+
+
+@extend_schema(responses=RoundSerializer)
+@api_view(["GET"])
+def round_detail(request, pk, number):
+    t = _tournament(pk)
+    rnd = get_object_or_404(selectors.visible_rounds(t, request.user), number=number)
+    return Response(RoundSerializer(rnd).data)
+
+
+@extend_schema(request=None, responses=RoundSerializer)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def publish(request, pk, number):
+    t = _tournament(pk)
+    _staff(request, t)
+    rnd = get_object_or_404(t.rounds, number=number)
+    rnd = _call(services.publish_round, rnd, request.user)
+    return Response(RoundSerializer(rnd).data)
+
+
+@extend_schema(responses=OpenApiTypes.OBJECT)
+@api_view(["GET"])
+def standings(request, pk):
+    return Response(selectors.standings_rows(_tournament(pk)))
+
+
+@extend_schema(responses=OpenApiTypes.OBJECT)
+@api_view(["GET"])
+@permission_classes([permissions.IsAuthenticated])
+def audit(request, pk):
+    t = _tournament(pk)
+    _staff(request, t)
+    entries = AuditEntry.objects.filter(tournament=t).select_related("actor")
+    return Response(
+        [
+            {
+                "id": e.id,
+                "actor": e.actor.username,
+                "action": e.action,
+                "match": e.match_id,
+                "data": e.data,
+                "created": e.created.isoformat(),
+            }
+            for e in entries
+        ]
+    )
+
+
+@extend_schema(responses=MatchSerializer)
+@api_view(["GET"])
+def match_detail(request, pk):
+    match = get_object_or_404(selectors.visible_matches(request.user), pk=pk)
+    return Response(MatchSerializer(match).data)
+
+
+@extend_schema(request=JudgeInput, responses=MatchSerializer)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def match_action(request, pk, action):
+    """report {games_a, games_b, timed_out}, confirm, dispute, choose {choice}, judge."""
+    if action not in ("report", "confirm", "dispute", "choose", "judge"):
+        raise Http404("No such action.")
+    match = get_object_or_404(selectors.visible_matches(request.user), pk=pk)
+    if action == "report":
+        data = _data(ResultInput, request)
+        match = _call(
+            services.report,
+            match,
+            request.user,
+            data["games_a"],
+            data["games_b"],
+            timed_out=data["timed_out"],
+        )
+    elif action == "confirm":
+        match = _call(services.confirm, match, request.user)
+    elif action == "dispute":
+        match = _call(services.dispute, match, request.user)
+    elif action == "choose":
+        choice = request.data.get("choice") if isinstance(request.data, dict) else None
+        match = _call(services.choose_first, match, request.user, choice)
+    else:  # judge
+        _staff(request, match.tournament)
+        data = _data(JudgeInput, request)
+        match = _call(
+            services.judge_result,
+            match,
+            request.user,
+            data["games_a"],
+            data["games_b"],
+            data["reason"],
+        )
+    match = Match.objects.select_related("round", "player_a__player", "player_b__player").get(
+        pk=match.pk
+    )
+    return Response(MatchSerializer(match).data)
+
+
+@extend_schema(request=None, responses=MatchSerializer(many=True))
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def playoff(request, pk):
+    t = _tournament(pk)
+    semis = _call(services.start_playoff, t, request.user)
+    return Response(MatchSerializer(semis, many=True).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(responses=MatchSerializer(many=True))
+@api_view(["GET"])
+def bracket(request, pk):
+    t = _tournament(pk)
+    matches = t.matches.filter(round__isnull=True).select_related(
+        "player_a__player", "player_b__player"
+    )
+    return Response(MatchSerializer(matches, many=True).data)
+
+
+@extend_schema(request=PrizesInput, responses=OpenApiTypes.OBJECT)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def prizes(request, pk):
+    """Staff: {"cards": {"1": code, "2": code, "3": code}} ultra-rare cards (R 18.6)."""
+    t = _tournament(pk)
+    _staff(request, t)
+    cards = request.data.get("cards") if isinstance(request.data, dict) else None
+    if not isinstance(cards, dict):
+        raise ValidationError({"cards": ["Give a card code for places 1, 2 and 3."]})
+    try:
+        by_place = {int(k): v for k, v in cards.items()}
+    except (TypeError, ValueError) as error:
+        raise ValidationError({"cards": ["Places are 1, 2 and 3."]}) from error
+    awarded = _call(services.award_prizes, t, request.user, by_place)
+    return Response(
+        [{"place": p.place, "card": p.card.code, "player": p.awarded_to.name} for p in awarded],
+        status=status.HTTP_201_CREATED,
+    )

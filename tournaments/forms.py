@@ -1,0 +1,64 @@
+"""Forms of the tournament pages (the API takes JSON; these take HTML form posts)."""
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+from .models import Tournament
+
+
+class TournamentForm(forms.ModelForm):
+    judge_names = forms.CharField(
+        label=_("Judges"),
+        required=False,
+        help_text=_("User names, separated by commas."),
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "date",
+            "place",
+            "online",
+            "swiss_rounds",
+            "match_format",
+            "game_minutes",
+            "decklist_deadline",
+            "play_third_place",
+        ]
+        widgets = {
+            "date": forms.DateInput(attrs={"type": "date"}),
+            "decklist_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        }
+        help_texts = {"swiss_rounds": _("Empty: ceil(log2(players)) (R 18.7).")}
+
+    def clean_judge_names(self):
+        names = [n.strip() for n in self.cleaned_data["judge_names"].split(",") if n.strip()]
+        users = list(get_user_model().objects.filter(username__in=names))
+        missing = sorted(set(names) - {u.username for u in users})
+        if missing:
+            raise forms.ValidationError(
+                _("Unknown user: %(names)s") % {"names": ", ".join(missing)}
+            )
+        return users
+
+    def clean_game_minutes(self):
+        value = self.cleaned_data["game_minutes"]
+        if not 10 <= value <= 180:
+            raise forms.ValidationError(_("Between 10 and 180 minutes."))
+        return value
+
+
+class ResultForm(forms.Form):
+    games_a = forms.IntegerField(min_value=0, max_value=3, required=False, initial=0)
+    games_b = forms.IntegerField(min_value=0, max_value=3, required=False, initial=0)
+    timed_out = forms.BooleanField(required=False)
+
+
+class JudgeForm(forms.Form):
+    games_a = forms.IntegerField(min_value=0, max_value=3)
+    games_b = forms.IntegerField(min_value=0, max_value=3)
+    reason = forms.ChoiceField(
+        choices=[("time", _("Time")), ("ruling", _("Ruling")), ("correction", _("Correction"))]
+    )

@@ -1,0 +1,233 @@
+"""Tournaments (R 18): events, registrations with frozen decklists, Swiss rounds,
+matches, playoff, prizes and the judges' audit log.
+
+Pairing and standings are pure functions (swiss.py, standings.py); services.py feeds them.
+"""
+
+import math
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def new_seed() -> str:
+    return secrets.token_hex(8)
+
+
+class Tournament(models.Model):
+    REGISTRATION, RUNNING, PLAYOFF, FINISHED = "registration", "running", "playoff", "finished"
+    STATUS_CHOICES = [
+        (REGISTRATION, _("Registration")),
+        (RUNNING, _("Swiss rounds")),
+        (PLAYOFF, _("Playoff")),
+        (FINISHED, _("Finished")),
+    ]
+    FORMAT_CHOICES = [("bo1", _("Best of one")), ("bo3", _("Best of three"))]
+
+    name = models.CharField(_("name"), max_length=120)
+    date = models.DateField(_("date"))
+    place = models.CharField(_("place"), max_length=200, blank=True)
+    online = models.BooleanField(_("online"), default=False)
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised_tournaments"
+    )
+    judges = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="judged_tournaments"
+    )
+    swiss_rounds = models.PositiveSmallIntegerField(
+        _("Swiss rounds"), null=True, blank=True, help_text="empty: ceil(log2(players)) (R 18.7)"
+    )
+    match_format = models.CharField(
+        _("Swiss match format"), max_length=3, choices=FORMAT_CHOICES, default="bo1"
+    )
+    game_minutes = models.PositiveSmallIntegerField(_("game time limit (minutes)"), default=60)
+    decklist_deadline = models.DateTimeField(_("decklist deadline"), null=True, blank=True)
+    play_third_place = models.BooleanField(_("third-place match"), default=True)
+    status = models.CharField(max_length=20, choices=STATUS_CHOICES, default=REGISTRATION)
+    started_at = models.DateTimeField(null=True, blank=True)
+    seed = models.CharField(max_length=32, default=new_seed, editable=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+
+    def __str__(self):
+        return self.name
+
+    def planned_rounds(self, players: int | None = None) -> int:
+        """The organiser's number, or ceil(log2(players)) (R 18.7), at least 1."""
+        if self.swiss_rounds:
+            return self.swiss_rounds
+        if players is None:
+            players = self.registrations.filter(dropped=False).count()
+        return max(1, math.ceil(math.log2(players))) if players > 1 else 1
+
+
+class Registration(models.Model):
+    """A player's entry with the decklist frozen at registration (R 9.6, DESIGN 4)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="registrations"
+    )
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournament_entries"
+    )
+    deck = models.ForeignKey(
+        "decks.Deck", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    deck_name = models.CharField(max_length=100)
+    deck_version = models.PositiveIntegerField(null=True, blank=True)
+    cards = models.JSONField(help_text="frozen [[code, count], ...], sorted by code")
+    checked_in = models.BooleanField(default=False)
+    dropped = models.BooleanField(default=False)
+    dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    late_entry_round = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="first round played; earlier rounds are losses"
+    )
+    playoff_seed = models.PositiveSmallIntegerField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="one_entry_per_player")
+        ]
+        ordering = ["tournament", "id"]
+
+    def __str__(self):
+        return f"{self.player} in {self.tournament}"
+
+    @property
+    def name(self) -> str:
+        return self.player.get_username()
+
+
+class Round(models.Model):
+    DRAFT, PUBLISHED = "draft", "published"
+    STATUS_CHOICES = [(DRAFT, _("Draft")), (PUBLISHED, _("Published"))]
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=DRAFT)
+    seed = models.CharField(max_length=64)
+    published_at = models.DateTimeField(null=True, blank=True)
+    warnings = models.JSONField(default=list, blank=True)
+    notes = models.JSONField(default=dict, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="one_round_per_number")
+        ]
+        ordering = ["tournament", "number"]
+
+    def __str__(self):
+        return f"{self.tournament} round {self.number}"
+
+
+class Match(models.Model):
+    """One Swiss match (or a bye: player_b empty) or one playoff set."""
+
+    PENDING, REPORTED, CONFIRMED, DISPUTED, NEEDS_JUDGE = (
+        "pending",
+        "reported",
+        "confirmed",
+        "disputed",
+        "needs_judge",
+    )
+    STATUS_CHOICES = [
+        (PENDING, _("Not reported")),
+        (REPORTED, _("Awaiting confirmation")),
+        (CONFIRMED, _("Confirmed")),
+        (DISPUTED, _("Disputed")),
+        (NEEDS_JUDGE, _("Needs a judge (time)")),
+    ]
+    JUDGE_REASONS = [("time", _("Time")), ("ruling", _("Ruling")), ("correction", _("Correction"))]
+    STAGES = [("swiss", "Swiss"), ("semi", "Semi-final"), ("final", "Final"), ("third", "Third")]
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="matches")
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, null=True, blank=True, related_name="matches"
+    )
+    stage = models.CharField(max_length=10, choices=STAGES, default="swiss")
+    table = models.PositiveSmallIntegerField()
+    player_a = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="+")
+    player_b = models.ForeignKey(
+        Registration, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    games_a = models.PositiveSmallIntegerField(null=True, blank=True)
+    games_b = models.PositiveSmallIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=12, choices=STATUS_CHOICES, default=PENDING)
+    reported_by = models.ForeignKey(
+        Registration, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    judge_reason = models.CharField(max_length=12, choices=JUDGE_REASONS, blank=True)
+    first_player = models.ForeignKey(
+        Registration, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["tournament", "round__number", "table"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "table"],
+                name="one_match_per_table",
+                condition=models.Q(round__isnull=False),
+            )
+        ]
+
+    def __str__(self):
+        return f"table {self.table}: {self.player_a_id} v {self.player_b_id}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.player_b_id is None
+
+    @property
+    def winner(self):
+        if self.games_a is None or self.games_b is None:
+            return None
+        return self.player_a if self.games_a > self.games_b else self.player_b
+
+
+class Prize(models.Model):
+    """An ultra-rare card for one of the top three (R 8.1.2, R 18.6)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prizes")
+    place = models.PositiveSmallIntegerField()
+    card = models.ForeignKey("cards_data.Card", on_delete=models.PROTECT, related_name="+")
+    awarded_to = models.ForeignKey(
+        Registration, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    awarded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "place"], name="one_prize_per_place")
+        ]
+        ordering = ["tournament", "place"]
+
+    def __str__(self):
+        return f"place {self.place}: {self.card_id}"
+
+
+class AuditEntry(models.Model):
+    """Every staff action (R 18.5: judges override, with an audit log)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    action = models.CharField(max_length=40)
+    match = models.ForeignKey(
+        Match, on_delete=models.SET_NULL, null=True, blank=True, related_name="audit"
+    )
+    data = models.JSONField(default=dict, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "id"]
+
+    def __str__(self):
+        return f"{self.actor} {self.action}"

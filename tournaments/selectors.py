@@ -1,0 +1,86 @@
+"""Reads of the tournaments app: what a user may see, and display rows."""
+
+from django.db.models import Q
+
+from . import services
+from .models import Match, Registration, Round, Tournament
+
+
+def visible_rounds(t: Tournament, user):
+    """Staff see drafts (R: pairing is a draft only staff see); others published rounds."""
+    rounds = t.rounds.all()
+    if not services.is_staff(user, t):
+        rounds = rounds.filter(status=Round.PUBLISHED)
+    return rounds
+
+
+def visible_matches(user):
+    """Matches of published rounds and playoff matches for everyone; drafts for staff."""
+    matches = Match.objects.select_related(
+        "tournament", "round", "player_a__player", "player_b__player"
+    )
+    public = Q(round__isnull=True) | Q(round__status=Round.PUBLISHED)
+    if user.is_authenticated:
+        if user.is_superuser:
+            return matches
+        staff = Q(tournament__organiser=user) | Q(tournament__judges=user)
+        return matches.filter(public | staff).distinct()
+    return matches.filter(public)
+
+
+def my_registration(t: Tournament, user) -> Registration | None:
+    if not user.is_authenticated:
+        return None
+    return t.registrations.filter(player=user).first()
+
+
+def my_current_match(t: Tournament, user) -> Match | None:
+    reg = my_registration(t, user)
+    if reg is None:
+        return None
+    return (
+        visible_matches(user)
+        .filter(tournament=t)
+        .filter(Q(player_a=reg) | Q(player_b=reg))
+        .order_by("-round__number", "-id")
+        .first()
+    )
+
+
+def standings_rows(t: Tournament) -> list[dict]:
+    """Standings as display dicts (names, percentages, explain), from standings.py."""
+    regs = {r.pk: r for r in t.registrations.select_related("player")}
+    rows = []
+    for row in services.current_standings(t):
+        rows.append(
+            {
+                "rank": row.rank,
+                "registration": row.id,
+                "player": regs[row.id].name,
+                "points": row.points,
+                "wins": row.wins,
+                "losses": row.losses,
+                "byes": row.byes,
+                "omw": f"{float(row.omw):.4f}",
+                "gwp": f"{float(row.gwp):.4f}",
+                "ogw": f"{float(row.ogw):.4f}",
+                "dropped": row.dropped,
+                "tied": row.tied,
+                "explain": row.explain,
+            }
+        )
+    return rows
+
+
+def dashboard(t: Tournament) -> dict:
+    rnd = t.rounds.order_by("-number").first()
+    matches = rnd.matches.select_related("player_a__player", "player_b__player") if rnd else []
+    live = [m for m in t.matches.filter(round__isnull=True)] if t.status != "running" else []
+    open_matches = [m for m in list(matches) + live if m.status != Match.CONFIRMED]
+    return {
+        "round": rnd,
+        "deadline": services.round_deadline(rnd) if rnd else None,
+        "unreported": [m for m in open_matches if m.status in (Match.PENDING, Match.REPORTED)],
+        "disputes": [m for m in open_matches if m.status in (Match.DISPUTED, Match.NEEDS_JUDGE)],
+        "complete": services.round_complete(rnd) if rnd else False,
+    }

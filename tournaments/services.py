@@ -1,0 +1,612 @@
+"""Writes of the tournaments app (R 18): every rule about who may do what, when.
+
+Errors: `django.core.exceptions.ValidationError` for bad input (API: 400),
+`Conflict` for an action not allowed in the current state (API: 409),
+`PermissionDenied` for someone who may not act (API: 403).
+Pairing is tournaments.swiss.pair_round; standings are tournaments.standings.standings.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from decks.models import Deck
+from decks.services import validate_entries
+
+from . import standings as standings_mod
+from . import swiss
+from .models import AuditEntry, Match, Prize, Registration, Round, Tournament
+
+TOURNAMENT_RULESET = "original"  # R 9.6, R 18.1
+
+
+class Conflict(Exception):
+    """The action is not allowed in the tournament's current state (HTTP 409)."""
+
+
+class DeckNotLegal(ValidationError):
+    """The deck breaks R 9 under the original ruleset (R 9.6); `problems` as in R 9.7."""
+
+    def __init__(self, problems):
+        codes = ", ".join(sorted({p["code"] for p in problems}))
+        super().__init__(
+            {
+                "deck": [
+                    _("The deck is not legal under the original rules (R 9.6): %(codes)s.")
+                    % {"codes": codes}
+                ]
+            }
+        )
+        self.problems = problems
+
+
+# ------------------------------------------------------------------------ helpers
+
+
+def is_staff(user, tournament: Tournament) -> bool:
+    """The organiser, a named judge, or a site superuser."""
+    if not user or not user.is_authenticated:
+        return False
+    if user.is_superuser or tournament.organiser_id == user.id:
+        return True
+    return tournament.judges.filter(pk=user.pk).exists()
+
+
+def require_staff(user, tournament: Tournament):
+    if not is_staff(user, tournament):
+        raise PermissionDenied(_("Only the organiser and the judges may do this."))
+
+
+def log(tournament, actor, action, match=None, **data):
+    return AuditEntry.objects.create(
+        tournament=tournament, actor=actor, action=action, match=match, data=data
+    )
+
+
+def _locked(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+# --------------------------------------------------------------------- creating
+
+
+@transaction.atomic
+def create_tournament(organiser, *, name, date, judges=(), **fields) -> Tournament:
+    if not name or not str(name).strip():
+        raise ValidationError({"name": [_("A tournament needs a name.")]})
+    fmt = fields.get("match_format", "bo1")
+    if fmt not in ("bo1", "bo3"):
+        raise ValidationError({"match_format": [_("Choose bo1 or bo3 (R 18.7).")]})
+    rounds = fields.get("swiss_rounds")
+    if rounds is not None and not 1 <= rounds <= 20:
+        raise ValidationError({"swiss_rounds": [_("Between 1 and 20 Swiss rounds.")]})
+    t = Tournament.objects.create(organiser=organiser, name=str(name).strip(), date=date, **fields)
+    if judges:
+        t.judges.set(judges)
+    log(t, organiser, "create", name=t.name)
+    return t
+
+
+# ----------------------------------------------------------------- registration
+
+
+def frozen_decklist(deck: Deck) -> tuple[list[list], int | None]:
+    """The deck's latest version as [[code, count], ...] (a copy, R 9.6)."""
+    version = deck.latest_version
+    if version is None:
+        return [], None
+    return [list(e) for e in version.cards], version.number
+
+
+def _check_deck(player, deck: Deck) -> list[list]:
+    if deck.owner_id != player.id:
+        raise PermissionDenied(_("You can register only with your own deck."))
+    cards, _version = frozen_decklist(deck)
+    problems = validate_entries([tuple(e) for e in cards], TOURNAMENT_RULESET)
+    if problems:
+        raise DeckNotLegal(problems)
+    return cards
+
+
+def _deadline_passed(t: Tournament) -> bool:
+    return t.decklist_deadline is not None and timezone.now() > t.decklist_deadline
+
+
+@transaction.atomic
+def register(t: Tournament, player, deck: Deck) -> Registration:
+    """Register (or replace the decklist of) `player` with a copy of `deck` (R 9.6).
+
+    Allowed while registration is open and before the decklist deadline; a late
+    entry once the event runs is `late_entry` (staff only).
+    """
+    t = _locked(t)
+    if t.status != Tournament.REGISTRATION:
+        raise Conflict(_("Registration is closed: the event has started."))
+    if _deadline_passed(t):
+        raise Conflict(_("The decklist deadline has passed."))
+    cards = _check_deck(player, deck)
+    version = deck.latest_version
+    reg, created = Registration.objects.get_or_create(
+        tournament=t,
+        player=player,
+        defaults=dict(deck=deck, deck_name=deck.name, deck_version=version.number, cards=cards),
+    )
+    if not created:
+        reg.deck, reg.deck_name, reg.deck_version, reg.cards = (
+            deck,
+            deck.name,
+            version.number,
+            cards,
+        )
+        reg.dropped = False
+        reg.save()
+    return reg
+
+
+@transaction.atomic
+def unregister(reg: Registration, user):
+    t = _locked(reg.tournament)
+    if reg.player_id != user.id and not is_staff(user, t):
+        raise PermissionDenied(_("You can withdraw only your own registration."))
+    if t.status != Tournament.REGISTRATION:
+        raise Conflict(_("The event has started: drop instead."))
+    reg.delete()
+
+
+def check_in(reg: Registration, user) -> Registration:
+    t = reg.tournament
+    if reg.player_id != user.id and not is_staff(user, t):
+        raise PermissionDenied(_("You can check in only yourself."))
+    if t.status != Tournament.REGISTRATION:
+        raise Conflict(_("Check-in is closed: the event has started."))
+    reg.checked_in = True
+    reg.save(update_fields=["checked_in", "updated"])
+    return reg
+
+
+def _rounds_paired(t: Tournament) -> int:
+    last = t.rounds.order_by("-number").first()
+    return last.number if last else 0
+
+
+@transaction.atomic
+def late_entry(t: Tournament, staff, player, deck: Deck) -> Registration:
+    """Staff add a player after the start: rounds already paired count as losses."""
+    t = _locked(t)
+    require_staff(staff, t)
+    if t.status != Tournament.RUNNING:
+        raise Conflict(_("Late entry is possible only during the Swiss rounds."))
+    cards = _check_deck(player, deck)
+    if Registration.objects.filter(tournament=t, player=player).exists():
+        raise Conflict(_("This player is already registered."))
+    first = _rounds_paired(t) + 1
+    reg = Registration.objects.create(
+        tournament=t,
+        player=player,
+        deck=deck,
+        deck_name=deck.name,
+        deck_version=deck.latest_version.number,
+        cards=cards,
+        checked_in=True,
+        late_entry_round=first,
+    )
+    log(t, staff, "late_entry", player=player.get_username(), first_round=first)
+    return reg
+
+
+@transaction.atomic
+def drop(reg: Registration, user) -> Registration:
+    """A player drops at any time (not paired in later rounds; stays in the standings)."""
+    t = reg.tournament
+    staff = is_staff(user, t)
+    if reg.player_id != user.id and not staff:
+        raise PermissionDenied(_("You can drop only yourself."))
+    if reg.dropped:
+        return reg
+    reg.dropped = True
+    reg.dropped_after_round = _rounds_paired(t)
+    reg.save(update_fields=["dropped", "dropped_after_round", "updated"])
+    if staff and reg.player_id != user.id:
+        log(t, user, "drop", player=reg.name)
+    return reg
+
+
+@transaction.atomic
+def reactivate(reg: Registration, staff) -> Registration:
+    require_staff(staff, reg.tournament)
+    if reg.tournament.status == Tournament.FINISHED:
+        raise Conflict(_("The event is over."))
+    reg.dropped = False
+    reg.dropped_after_round = None
+    reg.save(update_fields=["dropped", "dropped_after_round", "updated"])
+    log(reg.tournament, staff, "reactivate", player=reg.name)
+    return reg
+
+
+@transaction.atomic
+def start(t: Tournament, staff) -> Tournament:
+    """Lock registration (decklists frozen for good); players not checked in are dropped."""
+    t = _locked(t)
+    require_staff(staff, t)
+    if t.status != Tournament.REGISTRATION:
+        raise Conflict(_("The event has already started."))
+    no_show = list(
+        t.registrations.filter(checked_in=False).values_list("player__username", flat=True)
+    )
+    t.registrations.filter(checked_in=False).update(dropped=True, dropped_after_round=0)
+    if t.registrations.filter(dropped=False).count() < 2:
+        raise Conflict(_("At least two checked-in players are needed to start."))
+    t.status = Tournament.RUNNING
+    t.started_at = timezone.now()
+    # The number of rounds is fixed at the start (R 18.7), so later drops do not change it.
+    t.swiss_rounds = t.planned_rounds()
+    t.save(update_fields=["status", "started_at", "swiss_rounds"])
+    log(t, staff, "start", no_show=no_show, players=t.registrations.filter(dropped=False).count())
+    return t
+
+
+# ---------------------------------------------------------------------- rounds
+
+
+def swiss_matches(t: Tournament):
+    return Match.objects.filter(tournament=t, stage="swiss", round__status=Round.PUBLISHED)
+
+
+def current_standings(t: Tournament) -> list[standings_mod.Row]:
+    """R 18.7 standings from every confirmed Swiss result (byes count 2-0)."""
+    regs = list(t.registrations.all())
+    players = [standings_mod.Entrant(r.pk, dropped=r.dropped) for r in regs]
+    results = []
+    for m in swiss_matches(t).filter(status=Match.CONFIRMED).select_related("round"):
+        if m.is_bye:
+            results.append(standings_mod.Match.bye(m.round.number, m.player_a_id))
+        else:
+            results.append(
+                standings_mod.Match(
+                    m.round.number, m.player_a_id, m.player_b_id, m.games_a, m.games_b
+                )
+            )
+    return standings_mod.standings(players, results)
+
+
+def round_complete(rnd: Round) -> bool:
+    return (
+        rnd.status == Round.PUBLISHED and not rnd.matches.exclude(status=Match.CONFIRMED).exists()
+    )
+
+
+@transaction.atomic
+def pair_next_round(t: Tournament, staff) -> Round:
+    """Pair the next Swiss round as a draft (R 18.2, R 18.7); idempotent.
+
+    The tournament row is locked (select_for_update) and (tournament, number) is unique,
+    so running this twice never creates two rounds: an unpublished draft is returned as is.
+    """
+    t = _locked(t)
+    require_staff(staff, t)
+    if t.status != Tournament.RUNNING:
+        raise Conflict(_("Rounds are paired only during the Swiss stage."))
+    last = t.rounds.order_by("-number").first()
+    if last is not None and last.status == Round.DRAFT:
+        return last
+    if last is not None and not round_complete(last):
+        raise Conflict(_("Round %(n)s still has unfinished matches.") % {"n": last.number})
+    number = (last.number if last else 0) + 1
+    if number > t.planned_rounds():
+        raise Conflict(_("All Swiss rounds have been played."))
+    rows = current_standings(t)
+    records = standings_mod.player_records(rows)
+    seed = f"{t.seed}:{number}"
+    pairing = swiss.pair_round(records, seed=seed)
+    try:
+        with transaction.atomic():
+            rnd = Round.objects.create(
+                tournament=t,
+                number=number,
+                seed=seed,
+                warnings=pairing.warnings,
+                notes={str(k): v for k, v in pairing.notes.items()},
+            )
+    except IntegrityError:  # another process won the race
+        return t.rounds.get(number=number)
+    Match.objects.bulk_create(
+        Match(tournament=t, round=rnd, table=i, player_a_id=a, player_b_id=b)
+        for i, (a, b) in enumerate(pairing.pairs, 1)
+    )
+    if pairing.bye is not None:
+        Match.objects.create(
+            tournament=t,
+            round=rnd,
+            table=len(pairing.pairs) + 1,
+            player_a_id=pairing.bye,
+            games_a=2,
+            games_b=0,
+            status=Match.CONFIRMED,
+        )
+    log(t, staff, "pair", round=number, seed=seed, warnings=pairing.warnings)
+    return rnd
+
+
+@transaction.atomic
+def publish_round(rnd: Round, staff) -> Round:
+    """Publish the draft: players see their tables and the round clock starts."""
+    t = _locked(rnd.tournament)
+    require_staff(staff, t)
+    rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+    if rnd.status == Round.PUBLISHED:
+        return rnd
+    rnd.status = Round.PUBLISHED
+    rnd.published_at = timezone.now()
+    rnd.save(update_fields=["status", "published_at"])
+    log(t, staff, "publish", round=rnd.number)
+    return rnd
+
+
+def round_deadline(rnd: Round):
+    if rnd.published_at is None:
+        return None
+    return rnd.published_at + timezone.timedelta(minutes=rnd.tournament.game_minutes)
+
+
+# --------------------------------------------------------------------- results
+
+
+def games_needed(match: Match) -> int:
+    """Games to win the match: best-of-three for the playoff (R 18.3), else the format."""
+    if match.stage != "swiss" or match.tournament.match_format == "bo3":
+        return 2
+    return 1
+
+
+def check_score(match: Match, games_a, games_b):
+    """A finished match: the winner has exactly the games needed; never a draw (R 18.4)."""
+    for value in (games_a, games_b):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValidationError({"games": [_("Game counts are whole numbers, 0 or more.")]})
+    if games_a == games_b:
+        raise ValidationError({"games": [_("KGK has no draws (R 18.4): one player must win.")]})
+    need = games_needed(match)
+    high, low = max(games_a, games_b), min(games_a, games_b)
+    if high != need or low >= need:
+        fmt = _("best of one: 1-0") if need == 1 else _("best of three: 2-0 or 2-1")
+        message = _("Impossible score %(a)s-%(b)s (%(format)s).")
+        raise ValidationError({"games": [message % {"a": games_a, "b": games_b, "format": fmt}]})
+
+
+def _seat(match: Match, user) -> Registration:
+    for reg in (match.player_a, match.player_b):
+        if reg is not None and reg.player_id == user.id:
+            return reg
+    raise PermissionDenied(_("You are not playing in this match."))
+
+
+def _playable(match: Match):
+    if match.is_bye:
+        raise Conflict(_("A bye needs no result."))
+    if match.round is not None and match.round.status != Round.PUBLISHED:
+        raise Conflict(_("This round is not published yet."))
+
+
+@transaction.atomic
+def report(match: Match, user, games_a: int, games_b: int, *, timed_out=False) -> Match:
+    """One player reports; the opponent confirms. A timed-out game needs a judge (R 18.4)."""
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    seat = _seat(match, user)
+    _playable(match)
+    if match.status in (Match.CONFIRMED, Match.DISPUTED, Match.NEEDS_JUDGE):
+        raise Conflict(_("This result is final or with a judge; ask a judge to change it."))
+    if match.status == Match.REPORTED and match.reported_by_id != seat.pk:
+        raise Conflict(_("Your opponent has reported: confirm or dispute their result."))
+    if timed_out:
+        match.status = Match.NEEDS_JUDGE
+        match.reported_by = seat
+        match.save()
+        return match
+    check_score(match, games_a, games_b)
+    match.games_a, match.games_b = games_a, games_b
+    match.status = Match.REPORTED
+    match.reported_by = seat
+    match.save()
+    return match
+
+
+@transaction.atomic
+def confirm(match: Match, user) -> Match:
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    seat = _seat(match, user)
+    if match.status != Match.REPORTED:
+        raise Conflict(_("There is no reported result to confirm."))
+    if match.reported_by_id == seat.pk:
+        raise Conflict(_("Your opponent must confirm the result you reported."))
+    match.status = Match.CONFIRMED
+    match.save()
+    _after_result(match)
+    return match
+
+
+@transaction.atomic
+def dispute(match: Match, user) -> Match:
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    seat = _seat(match, user)
+    if match.status != Match.REPORTED or match.reported_by_id == seat.pk:
+        raise Conflict(_("Only a result your opponent reported can be disputed."))
+    match.status = Match.DISPUTED
+    match.save()
+    return match
+
+
+@transaction.atomic
+def judge_result(match: Match, staff, games_a: int, games_b: int, reason: str) -> Match:
+    """A judge decides or corrects any result without re-pairing (R 18.4, R 18.5)."""
+    match = Match.objects.select_for_update().select_related("tournament").get(pk=match.pk)
+    require_staff(staff, match.tournament)
+    if reason not in ("time", "ruling", "correction"):
+        raise ValidationError({"reason": [_("The reason is time, ruling or correction (R 18.4).")]})
+    if match.is_bye:
+        raise Conflict(_("A bye has no result to judge."))
+    check_score(match, games_a, games_b)
+    before = {"games_a": match.games_a, "games_b": match.games_b, "status": match.status}
+    match.games_a, match.games_b = games_a, games_b
+    match.status = Match.CONFIRMED
+    match.judge_reason = reason
+    match.save()
+    log(
+        match.tournament,
+        staff,
+        "judge_result",
+        match=match,
+        reason=reason,
+        before=before,
+        after={"games_a": games_a, "games_b": games_b},
+    )
+    _after_result(match)
+    return match
+
+
+def _after_result(match: Match):
+    """Playoff: a finished semi-final fills the final and the third-place match."""
+    if match.stage != "swiss":
+        advance_playoff(match.tournament)
+
+
+# --------------------------------------------------------------------- playoff
+
+
+def swiss_finished(t: Tournament) -> bool:
+    last = t.rounds.order_by("-number").first()
+    return last is not None and last.number >= t.planned_rounds() and round_complete(last)
+
+
+@transaction.atomic
+def start_playoff(t: Tournament, staff) -> list[Match]:
+    """Top four of the final Swiss standings: 1 v 4 and 2 v 3, best of three (R 18.3.1)."""
+    t = _locked(t)
+    require_staff(staff, t)
+    if t.status == Tournament.PLAYOFF:
+        return list(t.matches.filter(stage="semi"))
+    if t.status != Tournament.RUNNING or not swiss_finished(t):
+        raise Conflict(_("The playoff starts after the last Swiss round is complete."))
+    top = [row.id for row in current_standings(t) if not row.dropped][:4]
+    if len(top) < 4:
+        raise Conflict(_("The playoff needs four active players."))
+    for seed, reg_id in enumerate(top, 1):
+        Registration.objects.filter(pk=reg_id).update(playoff_seed=seed)
+    semis = [
+        Match.objects.create(
+            tournament=t, stage="semi", table=1, player_a_id=top[0], player_b_id=top[3]
+        ),
+        Match.objects.create(
+            tournament=t, stage="semi", table=2, player_a_id=top[1], player_b_id=top[2]
+        ),
+    ]
+    t.status = Tournament.PLAYOFF
+    t.save(update_fields=["status"])
+    log(t, staff, "start_playoff", seeds=top)
+    return semis
+
+
+def _by_seed(regs):
+    return sorted(regs, key=lambda r: r.playoff_seed or 99)
+
+
+def advance_playoff(t: Tournament):
+    """Semi-finals done: final and third-place match (R 18.3.2-3); all done: finished."""
+    semis = list(t.matches.filter(stage="semi").select_related("player_a", "player_b"))
+    if len(semis) != 2 or any(m.status != Match.CONFIRMED for m in semis):
+        return
+    winners = _by_seed([m.winner for m in semis])
+    losers = _by_seed([m.player_b if m.winner == m.player_a else m.player_a for m in semis])
+    if not t.matches.filter(stage="final").exists():
+        Match.objects.create(
+            tournament=t, stage="final", table=1, player_a=winners[0], player_b=winners[1]
+        )
+        if t.play_third_place:
+            Match.objects.create(
+                tournament=t, stage="third", table=2, player_a=losers[0], player_b=losers[1]
+            )
+        return
+    late = t.matches.filter(stage__in=["final", "third"]).exclude(status=Match.CONFIRMED)
+    if not late.exists() and t.status != Tournament.FINISHED:
+        t.status = Tournament.FINISHED
+        t.save(update_fields=["status"])
+
+
+def placings(t: Tournament) -> list[Registration]:
+    """1st, 2nd, 3rd after the playoff (3rd: the third-place winner, or the higher seed)."""
+    final = t.matches.filter(stage="final", status=Match.CONFIRMED).first()
+    if final is None:
+        return []
+    first = final.winner
+    second = final.player_b if first == final.player_a else final.player_a
+    third_match = t.matches.filter(stage="third", status=Match.CONFIRMED).first()
+    if third_match is not None:
+        third = third_match.winner
+    else:
+        semis = t.matches.filter(stage="semi")
+        third = _by_seed([m.player_b if m.winner == m.player_a else m.player_a for m in semis])[0]
+    return [first, second, third]
+
+
+@transaction.atomic
+def choose_first(match: Match, user, choice: str) -> Match:
+    """The higher seed chooses to play or draw first in game 1 (R 18.7)."""
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    if match.stage == "swiss":
+        raise Conflict(_("Play or draw is chosen only in the playoff."))
+    higher = _by_seed([match.player_a, match.player_b])[0]
+    if higher.player_id != user.id:
+        raise PermissionDenied(_("The higher seed chooses to play or draw."))
+    if choice not in ("play", "draw"):
+        raise ValidationError({"choice": [_("Choose play or draw.")]})
+    if match.status != Match.PENDING or match.first_player_id:
+        raise Conflict(_("The choice is already made."))
+    lower = match.player_b if higher == match.player_a else match.player_a
+    match.first_player = higher if choice == "play" else lower
+    match.save()
+    return match
+
+
+@transaction.atomic
+def award_prizes(t: Tournament, staff, cards_by_place: dict) -> list[Prize]:
+    """Ultra-rare cards to the top three (R 8.1.2, R 18.6), added to their collections."""
+    from cards_data.models import Card
+    from decks.models import CollectionEntry
+    from decks.services import set_collection
+
+    t = _locked(t)
+    require_staff(staff, t)
+    if t.status != Tournament.FINISHED:
+        raise Conflict(_("Prizes are awarded when the playoff is over."))
+    if t.prizes.filter(awarded_to__isnull=False).exists():
+        raise Conflict(_("The prizes have already been awarded."))
+    if sorted(cards_by_place) != [1, 2, 3]:
+        raise ValidationError({"cards": [_("Name one card for each of places 1, 2 and 3.")]})
+    cards = {}
+    for place, code in cards_by_place.items():
+        card = Card.objects.filter(code=str(code).upper()).first()
+        if card is None:
+            raise ValidationError({"cards": [_("Unknown card code %(code)s.") % {"code": code}]})
+        if card.rarity != "ultra_rare":
+            raise ValidationError(
+                {
+                    "cards": [
+                        _("%(code)s is not an ultra-rare card (R 8.1.2).") % {"code": card.code}
+                    ]
+                }
+            )
+        cards[place] = card
+    prizes = []
+    for place, reg in enumerate(placings(t), 1):
+        card = cards[place]
+        owned = CollectionEntry.objects.filter(owner_id=reg.player_id, card=card).first()
+        set_collection(reg.player, [(card.code, (owned.count if owned else 0) + 1)])
+        prizes.append(
+            Prize.objects.create(
+                tournament=t, place=place, card=card, awarded_to=reg, awarded_at=timezone.now()
+            )
+        )
+    log(t, staff, "award_prizes", prizes={p.place: p.card.code for p in prizes})
+    return prizes

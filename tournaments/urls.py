@@ -1,0 +1,16 @@
+from django.urls import path
+
+from . import views
+
+app_name = "tournaments"
+urlpatterns = [
+    path("", views.tournament_list, name="list"),
+    path("new/", views.create, name="new"),
+    path("<int:pk>/", views.detail, name="detail"),
+    path("<int:pk>/standings/", views.standings, name="standings"),
+    path("<int:pk>/rounds/<int:number>/pairings/", views.pairings, name="pairings"),
+    path("<int:pk>/dashboard/", views.dashboard, name="dashboard"),
+    path("<int:pk>/bracket/", views.bracket, name="bracket"),
+    path("<int:pk>/do/<slug:action>/", views.act, name="act"),
+    path("matches/<int:pk>/<slug:action>/", views.match_act, name="match-act"),
+]
