@@ -57,6 +57,9 @@ class IllegalAction(EngineError):
     """The action is well formed but not allowed in this state; ``code`` says why."""
 
 
+ACTION_CACHE: dict = {}  # (kind, key, value, ...) -> Action (Action.cached)
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     kind: str
@@ -70,6 +73,19 @@ class Action:
         if len(items) > 1:
             items.sort()
         return cls(kind, tuple(items))
+
+    @classmethod
+    def cached(cls, kind: str, *kv) -> "Action":
+        """``make`` for hot paths: kv alternates keys and values, keys already sorted and
+        no value None. Actions are immutable, so equal ones are shared (a bounded cache)."""
+        key = (kind, *kv)
+        action = ACTION_CACHE.get(key)
+        if action is None:
+            action = cls(kind, tuple(zip(kv[::2], kv[1::2], strict=True)))
+            if len(ACTION_CACHE) >= 50_000:  # card ids grow during a game: start afresh
+                ACTION_CACHE.clear()
+            ACTION_CACHE[key] = action
+        return action
 
     def get(self, key, default=None):
         for k, v in self.params:
@@ -90,8 +106,13 @@ class Action:
         return self.id
 
 
+_CHECKED: dict = {}  # id(action) -> action: Action objects that passed parse_action as is
+
+
 def parse_action(obj) -> Action:
     """An Action from an Action, an id string or a dict ({"id": ...} or {"kind": ..., ...})."""
+    if _CHECKED.get(id(obj)) is obj:  # the very object checked before (kept alive here)
+        return obj
     if isinstance(obj, Action):
         kind, params = obj.kind, dict(obj.params)
     elif isinstance(obj, str):
@@ -129,7 +150,15 @@ def parse_action(obj) -> Action:
             raise MalformedAction("BAD_PARAM", "attack.target: colony, centre, crew or base")
         if (params["target"] in ("crew", "base")) != ("card" in params):
             raise MalformedAction("BAD_PARAM", "attack.card is needed exactly for crew/base")
-    return Action.make(kind, **params)
+    action = Action.make(kind, **params)
+    if action == obj and type(obj) is Action:
+        if all(
+            type(v) is type(w) for (_, v), (_, w) in zip(obj.params, action.params, strict=True)
+        ):
+            if len(_CHECKED) >= 50_000:
+                _CHECKED.clear()
+            _CHECKED[id(obj)] = obj  # shared Actions (Action.cached) are checked once
+    return action
 
 
 def _parse_id(text: str):

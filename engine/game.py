@@ -15,7 +15,7 @@ from . import combat as C
 from . import ops
 from . import resolve as R
 from . import values as V
-from .actions import Action, IllegalAction, MalformedAction, parse_action
+from .actions import ACTION_CACHE, Action, IllegalAction, MalformedAction, parse_action
 from .deck import Ruleset as DeckRuleset
 from .deck import check_deck
 from .flow import (
@@ -512,6 +512,22 @@ def _pay_reason(state, seat, card, credits, statics=None):
     return None
 
 
+def _in_play_list(state, player) -> list:
+    """cards_in_play(state, seat) as a list (same order), without the generator."""
+    cards = state.cards
+    out = []
+    for cid in player.hangar:
+        ship = cards[cid]
+        out.append(ship)
+        for aid in ship.attachments:
+            out.append(cards[aid])
+    for cid in player.surface:
+        out.append(cards[cid])
+    for cid in player.canteen:
+        out.append(cards[cid])
+    return out
+
+
 def main_actions(state, seat) -> list:
     """Every legal main-phase action of `seat` (= the candidates `check_main` accepts).
 
@@ -522,11 +538,12 @@ def main_actions(state, seat) -> list:
     credits = player.credits
     rules = state.ruleset
     statics = V.static_abilities(state)
-    out = [Action.make("end_turn")]
+    out = [Action.cached("end_turn")]
     ships = [state.cards[c] for c in player.hangar]
     open_ships = [s.id for s in ships if V.capacity_left(state, s) > 0]
     bluff = rules.bluff_slots
     hangar_total = V.hangar_total(state, seat) if rules.hangar_limit_on_play else 0
+    cache = ACTION_CACHE
     for cid in player.centre:
         card = state.cards[cid]
         d = state.defs[card.code]
@@ -536,54 +553,68 @@ def main_actions(state, seat) -> list:
                 not rules.hangar_limit_on_play
                 or hangar_total + V.hangar_size(state, card) <= rules.hangar_limit
             ):
-                out.append(Action.make("play", card=cid))
+                out.append(Action.cached("play", "card", cid))
         elif t == "event" or (t == "interrupt" and d["subtype"] in R.WINDOW_SUBTYPES["main"]):
             if R.can_play_card(state, seat, card):
-                out.append(Action.make("play", card=cid))
+                out.append(Action.cached("play", "card", cid))
         if t == "base" or "surface" in bluff:
-            out.append(Action.make("place", card=cid, to="surface"))
+            key = ("place", "card", cid, "to", "surface")
+            out.append(cache.get(key) or Action.cached(*key))
         if t == "crew" or "canteen" in bluff:
-            out.append(Action.make("place", card=cid, to="canteen"))
+            key = ("place", "card", cid, "to", "canteen")
+            out.append(cache.get(key) or Action.cached(*key))
         if t == "armament" or "ship" in bluff:
-            for sid in open_ships:
-                out.append(Action.make("place", card=cid, to="ship", ship=sid))
-    for card in cards_in_play(state, seat):
+            for sid in open_ships:  # long lists: inline look-ups of Action.cached
+                key = ("place", "card", cid, "ship", sid, "to", "ship")
+                out.append(cache.get(key) or Action.cached(*key))
+    defs = state.defs
+    for card in _in_play_list(state, player):
         if not card.paid:
+            if defs[card.code]["type"] != card.slot:
+                continue  # a bluff is never paid (R 6.10): _pay_reason's first test
             if _pay_reason(state, seat, card, credits, statics) is None:
-                out.append(Action.make("pay", card=card.id))
-        elif state.defs[card.code].get("abilities"):
-            for i, ability in enumerate(V.abilities(state, card)):
-                if ability["trigger"] == "activated" and R.can_activate(state, seat, card, i):
-                    out.append(Action.make("activate", card=card.id, ability=i))
+                out.append(Action.cached("pay", "card", card.id))
+        else:
+            abilities = defs[card.code].get("abilities")
+            if abilities:
+                for i, ability in enumerate(abilities):
+                    if ability["trigger"] == "activated" and R.can_activate(state, seat, card, i):
+                        out.append(Action.cached("activate", "ability", i, "card", card.id))
     surface = sorted(player.surface)
     if V.action_cost(state, seat, "upgrade", UPGRADE_COST, statics) <= credits:
         for cid in surface:
             if state.cards[cid].bought < MAX_BOUGHT_UPGRADES:
-                out.append(Action.make("upgrade", card=cid))
+                key = ("upgrade", "card", cid)
+                out.append(cache.get(key) or Action.cached(*key))
     upgraded = [c for c in surface if state.cards[c].upgrades > 0]
-    for i, a in enumerate(upgraded):
+    for i, a in enumerate(upgraded):  # pairs: often the bulk of the list
         if state.cards[a].upgrades >= 2:
-            out.append(Action.make("cash", a=a, b=a))
+            key = ("cash", "a", a, "b", a)
+            out.append(cache.get(key) or Action.cached(*key))
         for b in upgraded[i + 1 :]:
-            out.append(Action.make("cash", a=a, b=b))
+            key = ("cash", "a", a, "b", b)
+            out.append(cache.get(key) or Action.cached(*key))
     if player.colony:
         if V.action_cost(state, seat, "draw", DRAW_COST, statics) <= credits:
-            out.append(Action.make("draw"))
+            out.append(Action.cached("draw"))
         if SEARCH_COST <= credits:
-            out.append(Action.make("search"))
+            out.append(Action.cached("search"))
     if (
         len(player.colony) <= WASTELAND_DRAW_COLONY
         and player.wasteland
         and WASTELAND_DRAW_COST <= credits
     ):
-        out.append(Action.make("wasteland_draw"))
+        out.append(Action.cached("wasteland_draw"))
     if (
         state.turn != 1
         and any(s.orientation == "active" for s in ships)
         and V.attack_surcharge(state, seat, statics) <= credits
     ):
         for target, cid in C.attack_targets(state, seat):
-            out.append(Action.make("attack", target=target, card=cid))
+            if cid is None:
+                out.append(Action.cached("attack", "target", target))
+            else:
+                out.append(Action.cached("attack", "card", cid, "target", target))
     return out
 
 
@@ -706,26 +737,30 @@ def pending(state: GameState) -> Pending | None:
 
 def legal_actions(state: GameState, player: int | None = None) -> list:
     """The deciding player's legal actions (empty for anybody else)."""
-    p = pending(state)
-    if p is None or (player is not None and player != p.player):
+    if state.winner is not None or state.result is not None or not state.stack:
         return []
     frame = state.stack[-1]
+    waiting = frame.get("await")  # as pending(), without building its info
+    if waiting is None or (player is not None and player != waiting["player"]):
+        return []
     return HANDLERS[frame["kind"]].legal(state, frame)
 
 
 def apply(state: GameState, action, player: int | None = None) -> list:
     """Apply one action of the deciding player; return the events (engine.flow.Event)."""
     act = parse_action(action)
-    p = pending(state)
-    if p is None:
+    waiting = None  # as pending(), without building its info
+    if state.winner is None and state.result is None and state.stack:
+        waiting = state.stack[-1].get("await")
+    if waiting is None:
         raise IllegalAction("GAME_OVER", "the game is over")
-    if player is not None and player != p.player:
-        raise IllegalAction("NOT_YOUR_DECISION", f"player {p.player} decides now")
+    if player is not None and player != waiting["player"]:
+        raise IllegalAction("NOT_YOUR_DECISION", f"player {waiting['player']} decides now")
     frame = state.stack[-1]
     handler = HANDLERS[frame["kind"]]
     reason = handler.check(state, frame, act)
     if reason is not None:
-        raise IllegalAction(reason, f"{act.id} in {p.decision}")
+        raise IllegalAction(reason, f"{act.id} in {waiting['decision']}")
     ev = []
     del frame["await"]
     state.decisions += 1

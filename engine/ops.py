@@ -195,6 +195,12 @@ def check_state(state: GameState, ev: list) -> None:
         return
     if not state.players[0].hangar and not state.players[1].hangar:
         return
+    if not V.statics_may_lower_armour(state) and all(
+        V.armour_left(state, state.cards[cid], ()) > 0
+        for seat in (0, 1)
+        for cid in state.players[seat].hangar
+    ):
+        return  # statics can only add armour: nobody is at 0 (the common case, fast)
     statics = V.static_abilities(state)
     doomed = [
         state.cards[cid]

@@ -71,23 +71,81 @@ def effective(state: GameState, card: CardInstance) -> bool:
     return False
 
 
+_STATIC_DEFS: dict = {}  # id(defs) -> (defs, len(defs), {code: [static abilities]}, flag)
+
+
+def _static_info(defs: dict) -> tuple:
+    """(code -> the static abilities of that definition (only codes that have some),
+    whether any of them may lower armour).
+
+    Cached per definitions dict (a game's ``state.defs``); a dict that gained cards since
+    (engine.notation adds them one by one) is recomputed. A few dicts are kept.
+    """
+    hit = _STATIC_DEFS.get(id(defs))
+    if hit is not None and hit[0] is defs and hit[1] == len(defs):
+        return hit[2], hit[3]
+    table = {}
+    lowers_armour = False
+    for code, d in defs.items():
+        statics = [a for a in d.get("abilities") or () if a["trigger"] == "static"]
+        if statics:
+            table[code] = statics
+        for ability in statics:
+            for eff in ability["effects"]:
+                if eff["effect"] == "modify_stat" and eff["stat"] == "armour":
+                    amount = eff["amount"]
+                    if not isinstance(amount, int) or amount < 0:
+                        lowers_armour = True
+    if len(_STATIC_DEFS) >= 8:
+        del _STATIC_DEFS[next(iter(_STATIC_DEFS))]
+    _STATIC_DEFS[id(defs)] = (defs, len(defs), table, lowers_armour)
+    return table, lowers_armour
+
+
+def _static_defs(defs: dict) -> dict:
+    return _static_info(defs)[0]
+
+
+def statics_may_lower_armour(state: GameState) -> bool:
+    """Whether a static ability of some card of this game may lower a card's armour
+    (if not, armour without the static abilities is a lower bound of the real one)."""
+    return _static_info(state.defs)[1]
+
+
 def static_abilities(state: GameState):
-    """(source card, ability) for every static ability that currently works."""
+    """(source card, ability) for every static ability that currently works.
+
+    The order is that of ``cards_in_play`` (ships, then their attachments; surface;
+    canteen), written out for speed: most cards have no static ability.
+    """
     out = []
-    for card in cards_in_play(state):
-        if not card.paid:
-            continue
-        abs_ = state.defs[card.code].get("abilities")
-        if not abs_:
-            continue
-        if not effective(state, card):
-            continue
-        for ability in abs_:
-            if ability["trigger"] == "static" and condition_ok(
-                state, ability.get("condition"), card, card.controller
-            ):
-                out.append((card, ability))
+    table = _static_defs(state.defs)
+    if not table:
+        return out
+    cards = state.cards
+    for player in state.players:
+        for cid in player.hangar:
+            ship = cards[cid]
+            if ship.paid and ship.code in table:
+                _add_statics(state, ship, table, out)
+            for aid in ship.attachments:
+                att = cards[aid]
+                if att.paid and att.code in table:
+                    _add_statics(state, att, table, out)
+        for zone in (player.surface, player.canteen):
+            for cid in zone:
+                card = cards[cid]
+                if card.paid and card.code in table:
+                    _add_statics(state, card, table, out)
     return out
+
+
+def _add_statics(state: GameState, card: CardInstance, table: dict, out: list) -> None:
+    if not effective(state, card):
+        return
+    for ability in table[card.code]:
+        if condition_ok(state, ability.get("condition"), card, card.controller):
+            out.append((card, ability))
 
 
 # --- conditions and amounts -----------------------------------------------------------

@@ -126,3 +126,28 @@ def test_action_ids_are_stable_and_parse_back():
     assert action.id == "fire:ship=12,target=30"
     assert parse_action(action.id) == action
     assert parse_action(action.to_dict()) == action
+
+
+def test_format_1_dumps_still_load():
+    """Format 2 stores cards as rows; a format-1 text (a dict per card) still loads."""
+    state, _ = random_game(31, max_decisions=700)
+    from engine.serialize import to_dict
+
+    old = to_dict(state)
+    old["format"] = 1
+    old["cards"] = [c.to_dict() for c in state.cards.values()]
+    again = load(json.dumps(old, sort_keys=True, ensure_ascii=False))
+    assert to_dict(again) == to_dict(state)  # equal dicts (the old text had sorted keys)
+    assert [a.id for a in legal_actions(again)] == [a.id for a in legal_actions(state)]
+    assert json.loads(dump(state))["format"] == 2
+
+
+def test_loaded_states_do_not_share_mutable_cards():
+    state, _ = random_game(32, max_decisions=700)
+    text = dump(state)
+    a, b = load(text), load(text)
+    for cid, card in a.cards.items():
+        other = b.cards[cid]
+        assert card.attachments is not other.attachments and card.mods is not other.mods
+    apply(a, legal_actions(a)[0])
+    assert dump(b) == text
