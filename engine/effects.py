@@ -236,20 +236,25 @@ def validate_target(target, where="target") -> list[str]:
     return errors
 
 
-def validate_filter(flt, where="filter") -> list[str]:
-    if not isinstance(flt, dict):
-        return [f"{where}: must be an object"]
+def _validate_keyed(obj, table: dict, kind: str, where: str) -> list[str]:
+    """An object whose keys come from `table`, each value a listed option or "int>=N"."""
     errors = []
-    for key, value in flt.items():
-        spec = FILTERS.get(key)
+    for key, value in obj.items():
+        spec = table.get(key)
         if spec is None:
-            errors.append(f"{where}: unknown filter {key!r}")
+            errors.append(f"{where}: unknown {kind} {key!r}")
         elif isinstance(spec, tuple):
             if not _one_of(value, spec):
                 errors.append(f"{where}.{key}: {value!r} is not allowed")
         elif not _is_int(value, int(spec.split(">=")[1])):
             errors.append(f"{where}.{key}: must be {spec}")
     return errors
+
+
+def validate_filter(flt, where="filter") -> list[str]:
+    if not isinstance(flt, dict):
+        return [f"{where}: must be an object"]
+    return _validate_keyed(flt, FILTERS, "filter", where)
 
 
 def _validate_amount(value, where, signed=False) -> list[str]:
@@ -374,17 +379,7 @@ def validate_condition(condition, where="condition") -> list[str]:
 def validate_cost(cost, where="cost") -> list[str]:
     if not isinstance(cost, dict) or not cost:
         return [f"{where}: must be a non-empty object"]
-    errors = []
-    for key, value in cost.items():
-        spec = COSTS.get(key)
-        if spec is None:
-            errors.append(f"{where}: unknown cost {key!r}")
-        elif isinstance(spec, tuple):
-            if not _one_of(value, spec):
-                errors.append(f"{where}.{key}: {value!r} is not allowed")
-        elif not _is_int(value, int(spec.split(">=")[1])):
-            errors.append(f"{where}.{key}: must be {spec}")
-    return errors
+    return _validate_keyed(cost, COSTS, "cost", where)
 
 
 def iter_effects(effects):

@@ -149,36 +149,35 @@ def _grant_keyword(state, frame, eff, path, ev):
     return True
 
 
-@executor("gain_credits")
-def _gain_credits(state, frame, eff, path, ev):
-    n = amount(state, frame["ctx"], eff["amount"])
-    for seat in _seats(state, frame["ctx"], eff.get("player")):
-        ops.gain(state, seat, n, ev, frame["ctx"]["code"] or "")
-    return True
+def _for_each_player(apply_one):
+    """An executor that applies `amount` to each player the effect names (R 1.5 order)."""
+
+    def run(state, frame, eff, path, ev):
+        ctx = frame["ctx"]
+        n = amount(state, ctx, eff["amount"])
+        for seat in _seats(state, ctx, eff.get("player")):
+            apply_one(state, seat, n, ev, ctx)
+        return True
+
+    return run
 
 
-@executor("lose_credits")
-def _lose_credits(state, frame, eff, path, ev):
-    n = amount(state, frame["ctx"], eff["amount"])
-    for seat in _seats(state, frame["ctx"], eff.get("player")):
-        ops.lose(state, seat, n, ev, frame["ctx"]["code"] or "")
-    return True
-
-
-@executor("draw")
-def _draw(state, frame, eff, path, ev):
-    n = amount(state, frame["ctx"], eff["amount"])
-    for seat in _seats(state, frame["ctx"], eff.get("player")):
-        ops.draw(state, seat, n, ev, "effect")
-    return True
-
-
-@executor("discard_from_colony")
-def _discard_from_colony(state, frame, eff, path, ev):
-    n = amount(state, frame["ctx"], eff["amount"])
-    for seat in _seats(state, frame["ctx"], eff.get("player")):
-        ops.discard_top(state, seat, n, ev, "effect")
-    return True
+executor("gain_credits")(
+    _for_each_player(
+        lambda state, seat, n, ev, ctx: ops.gain(state, seat, n, ev, ctx["code"] or "")
+    )
+)
+executor("lose_credits")(
+    _for_each_player(
+        lambda state, seat, n, ev, ctx: ops.lose(state, seat, n, ev, ctx["code"] or "")
+    )
+)
+executor("draw")(
+    _for_each_player(lambda state, seat, n, ev, ctx: ops.draw(state, seat, n, ev, "effect"))
+)
+executor("discard_from_colony")(
+    _for_each_player(lambda state, seat, n, ev, ctx: ops.discard_top(state, seat, n, ev, "effect"))
+)
 
 
 @executor("discard_from_centre")
