@@ -49,17 +49,21 @@ def problem_payload(problem) -> dict:
     return {"code": problem.code, **problem.data}
 
 
-def validate_entries(entries: list[tuple[str, int]], ruleset: str = "original") -> list[dict]:
-    """Every R 9 problem of these (code, count) pairs, unknown codes included (R 9.7)."""
-    known = card_dicts(code for code, _ in entries)
+def validate_entries(
+    entries: list[tuple[str, int]], ruleset: str = "original", known: dict | None = None
+) -> list[dict]:
+    """Every R 9 problem of these (code, count) pairs, unknown codes included (R 9.7).
+
+    `known` (code -> card dict, as `card_dicts` gives) saves the lookup when the caller
+    has the cards already.
+    """
+    if known is None:
+        known = card_dicts(code for code, _ in entries)
     pairs = [(known.get(code, code), count) for code, count in entries]
     return [problem_payload(p) for p in check_deck(pairs, RULESETS[ruleset])]
 
 
-def _require_known(entries):
-    known = set(
-        Card.objects.filter(code__in=[c for c, _ in entries]).values_list("code", flat=True)
-    )
+def _require_known(entries, known: dict):
     unknown = [code for code, _ in entries if code not in known]
     if unknown:
         raise ValidationError([f"unknown card code {code}" for code in unknown])
@@ -79,7 +83,8 @@ def save_deck(
 ) -> Deck:
     """Create or update a deck; a new immutable version whenever anything changed."""
     entries = clean_entries(cards)
-    _require_known(entries)
+    known = card_dicts(code for code, _ in entries)
+    _require_known(entries, known)
     if ruleset not in RULESETS:
         raise ValidationError([f"unknown ruleset {ruleset!r}; choose one of {', '.join(RULESETS)}"])
     if deck is None:
@@ -104,7 +109,7 @@ def save_deck(
         number = (latest.number if latest else 0) + 1
         DeckVersion.objects.create(deck=deck, number=number, comment=comment, **snapshot)
         _store_current_cards(deck, entries)
-    refresh_summary(deck, entries)
+    refresh_summary(deck, entries, known)
     return deck
 
 
@@ -125,17 +130,12 @@ def _store_current_cards(deck: Deck, entries):
     )
 
 
-def refresh_summary(deck: Deck, entries):
-    races = sorted(
-        set(
-            Card.objects.filter(code__in=[c for c, _ in entries])
-            .exclude(race="")
-            .values_list("race", flat=True)
-        )
-    )
+def refresh_summary(deck: Deck, entries, known: dict):
+    """The deck's browsing read model from its cards (`known`: code -> card dict)."""
+    races = sorted({known[code]["race"] for code, _ in entries if known[code]["race"]})
     deck.card_count = sum(count for _, count in entries)
     deck.races = ",".join(races)
-    deck.is_legal = not validate_entries(entries, deck.ruleset)
+    deck.is_legal = not validate_entries(entries, deck.ruleset, known)
     deck.save(update_fields=["card_count", "races", "is_legal"])
 
 

@@ -380,7 +380,7 @@ def deck_detail(request, pk):
     dicts = card_dicts(code for code, _ in entries)
     card_entries = [(dicts[code], count) for code, count in entries if code in dicts]
     total = sum(count for _, count in entries)
-    problems = services.validate_entries(entries, deck.ruleset)
+    problems = services.validate_entries(entries, deck.ruleset, dicts)
     card_odds = [
         {"card": cards[code], "count": count, "odds": odds(count, total)}
         for code, count in sorted(entries, key=lambda e: (-e[1], _card_sort_key(cards[e[0]])))
