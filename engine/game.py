@@ -680,15 +680,7 @@ def do_main(state, frame, seat, action, ev) -> None:
     if kind == "search":
         ops.spend(state, seat, SEARCH_COST, ev, "search")
         top = player.colony[:SEARCH_DEPTH]
-        emit(
-            ev,
-            "reveal",
-            secret={"cards": [ops.ident(state, state.cards[c]) for c in top]},
-            audience=(seat,),
-            player=seat,
-            zone="colony_top",
-            viewer=seat,
-        )
+        ops.reveal(state, ev, top, seat, "colony_top", player=seat)
         push(state, {"kind": "search", "player": seat})
         ask(state, seat, "search", top, "pick", n=1)
         return

@@ -248,3 +248,18 @@ def push_trigger(state: GameState, card: CardInstance, trigger: str, **match) ->
     for ability in reversed(found):
         push(state, effects_frame(ability["effects"], card, card.controller))
     return len(found)
+
+
+def reveal(state: GameState, ev, card_ids, viewer: int, zone: str, player: int | None = None):
+    """Show hidden cards to one viewer only (R 16.4): identities travel in the event's
+    secret part, addressed to `viewer`; everyone else sees that a look happened."""
+    where = {} if player is None else {"player": player}
+    emit(
+        ev,
+        "reveal",
+        secret={"cards": [ident(state, state.cards[c]) for c in card_ids]},
+        audience=(viewer,),
+        **where,
+        zone=zone,
+        viewer=viewer,
+    )

@@ -201,15 +201,7 @@ def _discard_from_centre(state, frame, eff, path, ev):
             else:
                 chooser = seat if chooser_kind == "owner" else ctx["ctrl"]
                 if chooser != seat:  # the chooser looks at the other centre (R 16.4)
-                    emit(
-                        ev,
-                        "reveal",
-                        secret={"cards": [ops.ident(state, state.cards[c]) for c in centre]},
-                        audience=(chooser,),
-                        player=seat,
-                        zone="centre",
-                        viewer=chooser,
-                    )
+                    ops.reveal(state, ev, centre, chooser, "centre", player=seat)
                 if k == len(centre):  # nothing to choose
                     picked = list(centre)
                 else:
@@ -255,44 +247,21 @@ def _peek(state, frame, eff, path, ev):
         ids = resolve_targets(state, frame, eff, path)
         if ids is None:
             return False
-        cards = [state.cards[c] for c in ids if not ops.public(state.cards[c])]
-        if cards:
-            emit(
-                ev,
-                "reveal",
-                secret={"cards": [ops.ident(state, c) for c in cards]},
-                audience=(me,),
-                zone="face_down",
-                viewer=me,
-            )
+        hidden = [c for c in ids if not ops.public(state.cards[c])]
+        if hidden:
+            ops.reveal(state, ev, hidden, me, "face_down")
         return True
     seat = me if eff.get("player", "you") == "you" else 1 - me
     player = state.players[seat]
     if zone == "centre":
-        emit(
-            ev,
-            "reveal",
-            secret={"cards": [ops.ident(state, state.cards[c]) for c in player.centre]},
-            audience=(me,),
-            player=seat,
-            zone="centre",
-            viewer=me,
-        )
+        ops.reveal(state, ev, player.centre, me, "centre", player=seat)
         return True
     # colony_top
     n = min(amount(state, ctx, eff.get("amount", 1)), len(player.colony))
     top = player.colony[:n]
     if "looked" not in frame:
         frame["looked"] = True
-        emit(
-            ev,
-            "reveal",
-            secret={"cards": [ops.ident(state, state.cards[c]) for c in top]},
-            audience=(me,),
-            player=seat,
-            zone="colony_top",
-            viewer=me,
-        )
+        ops.reveal(state, ev, top, me, "colony_top", player=seat)
     if eff.get("reorder") and n > 1:
         order = answer(frame, "o")
         if order is None:
@@ -314,15 +283,7 @@ def _search_colony(state, frame, eff, path, ev):
     picked = answer(frame, "s")
     if picked is None:
         top = player.colony[: eff["depth"]]
-        emit(
-            ev,
-            "reveal",
-            secret={"cards": [ops.ident(state, state.cards[c]) for c in top]},
-            audience=(me,),
-            player=me,
-            zone="colony_top",
-            viewer=me,
-        )
+        ops.reveal(state, ev, top, me, "colony_top", player=me)
         options = [
             c
             for c in top
