@@ -8,7 +8,12 @@ games/s and decisions/s (a decision = `legal_actions`, the random pick and
 `apply`); the latency of `apply` alone (p50/p95/p99 over every decision of the
 run) and of `legal_actions`; and `dump` + `load` of a mid-game state (the state at the
 middle decision of the run's first game; median of 200 round trips) with its JSON
-size. Each figure is the median over `--runs` runs. Raw numbers go to
+size. games/s and decisions/s are also given per second of the process's CPU time
+(`time.process_time`: `games_per_cpu_s`, `decisions_per_cpu_s`), the fairer figure when
+the machine is shared and the process waits for a core. Then `--heuristic-games` complete games between two `HeuristicBot`s (the
+"deck lab" case: `bot.choose` scores every legal action), timed as a whole:
+heuristic games/s. These games stop at turn 300 like `engine.simulate`'s (a few
+heuristic pairings never end: seed `bench-h-1-73` still runs at turn 400). Each figure is the median over `--runs` runs. Raw numbers go to
 bench/out/engine_bench.json.
 """
 
@@ -25,8 +30,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.bots import RandomBot  # noqa: E402
+from engine.bots import HeuristicBot, RandomBot  # noqa: E402
 from engine.game import apply, legal_actions, new_game, pending  # noqa: E402
+from engine.ruleset import Ruleset  # noqa: E402
 from engine.serialize import dump, load  # noqa: E402
 from engine.simulate import PRESETS, build_colony, load_cards  # noqa: E402
 
@@ -36,12 +42,36 @@ def percentile(values, q):
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+HEURISTIC_TURN_LIMIT = 300  # as engine.simulate
+
+
+def heuristic_run(colonies, games, seed):
+    decisions = 0
+    unfinished = 0
+    rules = Ruleset(turn_limit=HEURISTIC_TURN_LIMIT)
+    started = time.perf_counter()
+    for i in range(games):
+        state = new_game(colonies, f"bench-h-{seed}-{i}", rules)
+        bots = [HeuristicBot(f"{seed}-{i}-0"), HeuristicBot(f"{seed}-{i}-1")]
+        while (p := pending(state)) is not None:
+            apply(state, bots[p.player].choose(state, p.player))
+            decisions += 1
+        unfinished += state.result == "turn_limit"
+    elapsed = time.perf_counter() - started
+    return {
+        "heuristic_games_per_s": games / elapsed,
+        "heuristic_decisions_per_game": decisions / games,
+        "heuristic_unfinished": unfinished,
+    }
+
+
 def one_run(colonies, games, seed):
     apply_times = []
     legal_times = []
     decisions = 0
     middle = None
     started = time.perf_counter()
+    cpu_started = time.process_time()
     for i in range(games):
         state = new_game(colonies, f"bench-{seed}-{i}")
         bots = [RandomBot(f"{seed}-{i}-0"), RandomBot(f"{seed}-{i}-1")]
@@ -60,6 +90,7 @@ def one_run(colonies, games, seed):
         if i == 0:
             middle = (f"bench-{seed}-{i}", log[: len(log) // 2])
     elapsed = time.perf_counter() - started
+    cpu = time.process_time() - cpu_started
     # a mid-game state of the first game
     state = new_game(colonies, middle[0])
     for action_id in middle[1]:
@@ -74,6 +105,8 @@ def one_run(colonies, games, seed):
     return {
         "games_per_s": games / elapsed,
         "decisions_per_s": decisions / elapsed,
+        "games_per_cpu_s": games / cpu,
+        "decisions_per_cpu_s": decisions / cpu,
         "decisions_per_game": decisions / games,
         "apply_p50_ms": 1000 * percentile(apply_times, 0.50),
         "apply_p95_ms": 1000 * percentile(apply_times, 0.95),
@@ -89,12 +122,15 @@ def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--heuristic-games", type=int, default=100)
     args = parser.parse_args(argv)
     cards = load_cards()
     colonies = [build_colony(cards, PRESETS["laci"]), build_colony(cards, PRESETS["dani"])]
     runs = []
     for r in range(args.runs):
         runs.append(one_run(colonies, args.games, r))
+        if args.heuristic_games:
+            runs[-1].update(heuristic_run(colonies, args.heuristic_games, r))
         print(
             f"run {r + 1}: " + ", ".join(f"{k}={v:.3f}" for k, v in runs[-1].items()),
             file=sys.stderr,
@@ -109,6 +145,7 @@ def main(argv=None):
                 "python": platform.python_version(),
                 "machine": platform.processor() or platform.machine(),
                 "games": args.games,
+                "heuristic_games": args.heuristic_games,
                 "runs": runs,
                 "median": median,
             },

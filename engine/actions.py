@@ -67,12 +67,27 @@ class Action:
 
     @classmethod
     def make(cls, kind: str, **params) -> "Action":
-        if not params:
-            return cls(kind, ())
+        """The action `kind` with `params` (None values left out, keys sorted). Actions of
+        plain int/str values are shared (``cached``): equal ones are the same object."""
         items = [(k, v) for k, v in params.items() if v is not None]
-        if len(items) > 1:
-            items.sort()
-        return cls(kind, tuple(items))
+        if type(kind) is not str:
+            return cls(kind, tuple(sorted(items)))
+        if not items:
+            action = ACTION_CACHE.get((kind,))
+            return action if action is not None else cls.cached(kind)
+        if len(items) == 1:
+            k, v = items[0]
+            if type(v) is int or type(v) is str:
+                action = ACTION_CACHE.get((kind, k, v))
+                return action if action is not None else cls.cached(kind, k, v)
+            return cls(kind, tuple(items))
+        items.sort()
+        kv = []
+        for k, v in items:
+            if type(v) is not int and type(v) is not str:
+                return cls(kind, tuple(items))
+            kv += (k, v)
+        return cls.cached(kind, *kv)
 
     @classmethod
     def cached(cls, kind: str, *kv) -> "Action":
@@ -105,6 +120,17 @@ class Action:
     def __str__(self) -> str:
         return self.id
 
+
+def choose(value) -> Action:
+    """``Action.make("choose", value=value)`` (hot: the picks of every choice)."""
+    if type(value) is int:
+        action = ACTION_CACHE.get(("choose", "value", value))
+        return action if action is not None else Action.cached("choose", "value", value)
+    return Action.make("choose", value=value)
+
+
+DONE = Action.make("done")
+PASS = Action.make("pass")
 
 _CHECKED: dict = {}  # id(action) -> action: Action objects that passed parse_action as is
 

@@ -11,6 +11,8 @@ from . import values as V
 from .game import legal_actions
 from .rng import Rng
 
+_SLOT_OF = {"surface": "base", "canteen": "crew", "ship": "armament"}  # place.to -> slot
+
 
 class RandomBot:
     """Uniform over the legal actions."""
@@ -37,21 +39,28 @@ class HeuristicBot:
         actions = legal_actions(state)
         frame = state.stack[-1]
         decision = frame["await"]["decision"]
-        best, best_score = [], None
-        for action in actions:
-            score = self.score(state, seat, decision, action)
-            if best_score is None or score > best_score:
-                best, best_score = [action], score
-            elif score == best_score:
-                best.append(action)
+        if len(actions) == 1:
+            best = actions  # nothing to weigh (the generator still draws, as always)
+        else:
+            best, best_score = [], None
+            memo = _Memo(state)  # the state does not change while the actions are scored
+            for action in actions:
+                score = self._score(state, seat, decision, action, memo)
+                if best_score is None or score > best_score:
+                    best, best_score = [action], score
+                elif score == best_score:
+                    best.append(action)
         return best[self.rng.below(len(best))]
 
     # -- rules of thumb --------------------------------------------------------------------
 
     def score(self, state, seat, decision, action):
+        return self._score(state, seat, decision, action, _Memo(state))
+
+    def _score(self, state, seat, decision, action, memo):
         kind = action.kind
         if decision == "main":
-            return self._main(state, seat, action)
+            return self._main(state, seat, action, memo)
         if decision == "mulligan":
             centre = state.players[seat].centre
             ships = sum(1 for c in centre if state.defs[state.cards[c].code]["type"] == "ship")
@@ -60,8 +69,8 @@ class HeuristicBot:
             if kind == "fire":
                 ship = state.cards[action.get("ship")]
                 target = state.cards[action.get("target")]
-                fp = V.stat(state, ship, "firepower")
-                left = V.armour_left(state, target)
+                fp = V.stat(state, ship, "firepower", memo.statics())
+                left = V.armour_left(state, target, memo.statics())
                 return 50 + left if fp >= left else 30 + fp
             if kind == "stealth":
                 return 35
@@ -77,13 +86,15 @@ class HeuristicBot:
         if decision in ("attackers", "bombers"):
             return {"choose": 20, "ordnance": 15}.get(kind, 5)
         if decision == "defenders":
-            return self._defend(state, seat, action)
+            return self._defend(state, seat, action, memo)
         if decision == "board":
             if kind == "board":
                 crew = state.cards[action.get("card")]
                 real = state.defs[crew.code]["type"] == "crew"
                 affordable = (
-                    crew.paid or V.card_cost(state, seat, crew) <= state.players[seat].credits
+                    crew.paid
+                    or V.card_cost(state, seat, crew, statics=memo.statics())
+                    <= state.players[seat].credits
                 )
                 return 30 if real and affordable else 0
             return 10
@@ -101,7 +112,7 @@ class HeuristicBot:
             return 0
         return 0
 
-    def _main(self, state, seat, action):
+    def _main(self, state, seat, action, memo):
         kind = action.kind
         player = state.players[seat]
         credits = player.credits
@@ -113,7 +124,7 @@ class HeuristicBot:
         if kind == "place":
             card = state.cards[action.get("card")]
             t = state.defs[card.code]["type"]
-            slot = {"surface": "base", "canteen": "crew", "ship": "armament"}[action.get("to")]
+            slot = _SLOT_OF[action.get("to")]
             return 36 if t == slot else -10
         if kind == "pay":
             return 40
@@ -125,16 +136,7 @@ class HeuristicBot:
                 return 25
             return -5
         if kind == "attack":
-            mine = [state.cards[c] for c in player.hangar if state.cards[c].orientation == "active"]
-            theirs = [
-                state.cards[c]
-                for c in state.players[1 - seat].hangar
-                if state.cards[c].orientation == "active"
-            ]
-            power = sum(V.stat(state, s, "firepower") for s in mine)
-            guard = sum(V.armour_left(state, s) for s in theirs)
-            bombs = sum(V.stat(state, s, "bombardment") for s in mine)
-            if action.get("target") == "colony" and bombs > 0 and power >= guard:
+            if action.get("target") == "colony" and memo.colony_attack_pays(seat):
                 return 45
             return 2
         if kind == "draw":
@@ -149,15 +151,61 @@ class HeuristicBot:
             return -20
         return 10  # end_turn
 
-    def _defend(self, state, seat, action):
+    def _defend(self, state, seat, action, memo):
         if action.kind == "done":
             return 10
         ship = state.cards[action.get("value")]
-        attackers = [state.cards[c] for c in state.combat["attackers"]]
-        if not attackers:
+        weakest = memo.weakest_attacker()
+        if weakest is None:
             return 0
-        weakest = min(V.armour_left(state, s) for s in attackers)
-        return 20 if V.stat(state, ship, "firepower") >= weakest else 5
+        return 20 if V.stat(state, ship, "firepower", memo.statics()) >= weakest else 5
+
+
+class _Memo:
+    """What HeuristicBot's scores of one decision share, computed once (same values)."""
+
+    __slots__ = ("state", "_statics", "_colony", "_weakest")
+
+    def __init__(self, state):
+        self.state = state
+        self._statics = None
+        self._colony = None
+        self._weakest = False
+
+    def statics(self):
+        if self._statics is None:
+            self._statics = V.static_abilities(self.state)
+        return self._statics
+
+    def colony_attack_pays(self, seat) -> bool:
+        """Bombers among the active ships, whose firepower matches the enemy's armour."""
+        if self._colony is None:
+            state = self.state
+            statics = self.statics()
+            cards = state.cards
+            mine = [
+                cards[c] for c in state.players[seat].hangar if cards[c].orientation == "active"
+            ]
+            theirs = [
+                cards[c] for c in state.players[1 - seat].hangar if cards[c].orientation == "active"
+            ]
+            power = sum(V.stat(state, s, "firepower", statics) for s in mine)
+            guard = sum(V.armour_left(state, s, statics) for s in theirs)
+            bombs = sum(V.stat(state, s, "bombardment", statics) for s in mine)
+            self._colony = bombs > 0 and power >= guard
+        return self._colony
+
+    def weakest_attacker(self):
+        """The least armour left among the attacking ships (None: no attacker)."""
+        if self._weakest is False:
+            state = self.state
+            attackers = [state.cards[c] for c in state.combat["attackers"]]
+            self._weakest = (
+                min(V.armour_left(state, s, self.statics()) for s in attackers)
+                if attackers
+                else None
+            )
+        return self._weakest
 
 
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot}

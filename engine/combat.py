@@ -10,10 +10,10 @@ damage distribution, one point per decision.
 
 from . import ops
 from . import values as V
-from .actions import Action
+from .actions import DONE, PASS, Action, choose
 from .flow import Handler, answer, ask, clear_answers, emit, pop, push, register, wait
-from .resolve import _needs, expire, open_window
-from .state import CardInstance, GameState, cards_in_play
+from .resolve import _needs, announce_payment, expire, expire_cards, open_window
+from .state import CardInstance, GameState
 
 # --- helpers -----------------------------------------------------------------------------
 
@@ -32,8 +32,21 @@ def side(combat, seat) -> list:
 
 
 def participants(state, seat) -> list:
+    """The cards of `seat`'s side of the combat still in its hangar as ships (``in_hangar``
+    of each, written out: this runs at every step of a combat)."""
     combat = state.combat
-    return [c for c in (in_hangar(state, cid, seat) for cid in side(combat, seat)) if c is not None]
+    cards = state.cards
+    out = []
+    for cid in combat["attackers"] if seat == combat["attacker"] else combat["defenders"]:
+        card = cards.get(cid)
+        if (
+            card is not None
+            and card.zone == "hangar"
+            and card.attached_to is None
+            and card.controller == seat
+        ):
+            out.append(card)
+    return out
 
 
 def eligible(state, seat) -> list:
@@ -77,20 +90,12 @@ def can_pay_attachment(state, seat, card) -> bool:
     return V.card_cost(state, seat, card) <= state.players[seat].credits
 
 
-def pay_card(state, seat, card, ev, why="pay") -> None:
-    """Pay a face-down card (R 6.8.4): credits, face up, X locked, on_pay effects."""
-    cost = V.card_cost(state, seat, card)
-    ops.spend(state, seat, cost, ev, why)
-    V.consume_next(state, seat, state.defs[card.code], "card")
-    card.paid = True
-    card.face_up = True
-    if card.slot == "base":
-        card.x = card.upgrades  # R 4.5.5 / AMB-17: X is locked at payment
-    emit(ev, "pay", player=seat, card=ops.pub(state, card), cost=cost)
-    d = state.defs[card.code]
-    if d["type"] == "base" and d["subtype"] in ("research", "trap"):
-        push(state, {"kind": "to_trash", "card": card.id})  # R 4.5.8, AMB-16
-    ops.push_trigger(state, card, "on_pay")
+def pay_card(state, seat, card, ev, why="pay", statics=None, scope="combat") -> None:
+    """Pay a face-down card (R 6.8.4) as an interrupt (R 11.3.2 / 12.1b): the payment goes
+    on the chain and the opponent may respond first (R 12.3); it takes effect when the
+    chain resolves (``resolve.finish_payment``: face up, paid, X locked, on_pay)."""
+    base = announce_payment(state, seat, card, ev, why, statics)
+    open_window(state, 1 - seat, scope, base)
 
 
 @register
@@ -118,9 +123,9 @@ def attack_targets(state, seat):
     return out
 
 
-def declare_attack(state, seat, target, card_id, ev) -> None:
+def declare_attack(state, seat, target, card_id, ev, statics=None) -> None:
     """R 11.4.1.1: pay the surcharges (AMB-35), fix the target, open the combat."""
-    surcharge = V.attack_surcharge(state, seat)
+    surcharge = V.attack_surcharge(state, seat, statics)
     ops.spend(state, seat, surcharge, ev, "attack surcharge")
     state.combat = {
         "attacker": seat,
@@ -145,12 +150,8 @@ def declare_attack(state, seat, target, card_id, ev) -> None:
     # on_attack_declared triggers (Szenátus, Vadászterület)
     for s in (seat, 1 - seat):
         by = "you" if s == seat else "opponent"
-        for card in _effective_cards(state, s):
+        for card in V.effective_with(state, s, "on_attack_declared"):
             ops.push_trigger(state, card, "on_attack_declared", by=by)
-
-
-def _effective_cards(state, seat):
-    return [c for c in cards_in_play(state, seat) if V.effective(state, c)]
 
 
 # --- the combat frame -----------------------------------------------------------------------
@@ -168,7 +169,7 @@ class Combat(Handler):
         if combat["ended"] and step not in ("disarm",):
             frame["step"] = "disarm"
             return
-        combat["step"] = step
+        combat["step"] = "bombard" if step == "bombard_go" else step
         att, dfn = combat["attacker"], combat["defender"]
         if step == "declared":
             frame["step"] = "equip_attackers"
@@ -184,10 +185,13 @@ class Combat(Handler):
                 wait(frame, att, "attackers")
         elif step in ("equip_attacker_crew", "equip_defender_crew"):
             seat = att if step == "equip_attacker_crew" else dfn
-            if self._board_options(state, seat):
+            if self._board_options(state, seat, first=True):
                 wait(frame, seat, "board")
             else:
-                frame["step"] = "equip_defenders" if seat == att else "pay_attacker"
+                frame["step"] = "equip_defenders" if seat == att else "equip_window"
+        elif step == "equip_window":  # R 12.2: the equip step's designations can be answered
+            frame["step"] = "pay_attacker"
+            open_window(state, att, "combat")
         elif step == "equip_defenders":
             if self._ship_options(state, dfn, combat["defenders"]):
                 wait(frame, dfn, "defenders")
@@ -200,7 +204,10 @@ class Combat(Handler):
             if any(not c.paid for s in participants(state, seat) for c in self._aboard(state, s)):
                 wait(frame, seat, "payments")
             else:
-                frame["step"] = "pay_defender" if seat == att else "end_of_payment"
+                frame["step"] = "pay_defender" if seat == att else "pay_window"
+        elif step == "pay_window":  # R 11.4.3: combat interrupts before the payments act
+            frame["step"] = "end_of_payment"
+            open_window(state, att, "combat")
         elif step == "end_of_payment":
             self._end_of_payment(state, frame, ev)
         elif step == "firing":
@@ -213,7 +220,11 @@ class Combat(Handler):
                 wait(frame, att, "bombers")
             else:
                 frame["step"] = "bombard"
-        elif step == "bombard":
+        elif step == "bombard":  # R 11.4.5: a response window before the bombs fall
+            if any(in_hangar(state, cid, att) for cid in combat["bombers"]):
+                open_window(state, att, "combat")
+            frame["step"] = "bombard_go"
+        elif step == "bombard_go":
             frame["step"] = "bombard_end"
             bombers = [cid for cid in combat["bombers"] if in_hangar(state, cid, att)]
             if bombers:
@@ -243,18 +254,25 @@ class Combat(Handler):
         ]
 
     @staticmethod
-    def _board_options(state, seat):
-        ships = participants(state, seat)
+    def _board_options(state, seat, first=False):
+        """(crew id, ship id) pairs; with `first`, stop at the first crew that can board."""
         out = []
-        for cid in state.players[seat].canteen:
+        canteen = state.players[seat].canteen
+        if not canteen:
+            return out
+        open_ships = [s.id for s in participants(state, seat) if V.capacity_left(state, s) > 0]
+        if not open_ships:
+            return out
+        paid_only = state.ruleset.active_requires_paid_for_boarding
+        for cid in canteen:
             crew = state.cards[cid]
             if crew.orientation != "active":
                 continue
-            if state.ruleset.active_requires_paid_for_boarding and not crew.paid:
+            if paid_only and not crew.paid:
                 continue
-            for ship in ships:
-                if V.capacity_left(state, ship) > 0:
-                    out.append((cid, ship.id))
+            out += [(cid, sid) for sid in open_ships]
+            if first:
+                break
         return out
 
     @staticmethod
@@ -274,30 +292,24 @@ class Combat(Handler):
         step = frame["step"]
         att, dfn = combat["attacker"], combat["defender"]
         if step == "equip_attackers":
-            out = [
-                Action.make("choose", value=c)
-                for c in self._ship_options(state, att, combat["attackers"])
-            ]
+            out = [choose(c) for c in self._ship_options(state, att, combat["attackers"])]
             if combat["attackers"]:
-                out.append(Action.make("done"))
+                out.append(DONE)
             return out
         if step == "equip_defenders":
-            out = [
-                Action.make("choose", value=c)
-                for c in self._ship_options(state, dfn, combat["defenders"])
-            ]
-            return out + [Action.make("done")]
+            out = [choose(c) for c in self._ship_options(state, dfn, combat["defenders"])]
+            return out + [DONE]
         if step in ("equip_attacker_crew", "equip_defender_crew"):
             seat = att if step == "equip_attacker_crew" else dfn
             out = [
-                Action.make("board", card=c, ship=s) for c, s in self._board_options(state, seat)
+                # Action.make("board", card=c, ship=s) for the int ids, keys in order
+                Action.cached("board", "card", c, "ship", s)
+                for c, s in self._board_options(state, seat)
             ]
-            return out + [Action.make("done")]
+            return out + [DONE]
         if step in PAY_STEPS:
             seat = att if step == "pay_attacker" else dfn
-            return [Action.make("pay", card=c) for c in self._payable(state, seat)] + [
-                Action.make("done")
-            ]
+            return [Action.make("pay", card=c) for c in self._payable(state, seat)] + [DONE]
         if step == "firing":
             return self._firing_actions(state, frame)
         if step == "bombard_select":
@@ -342,13 +354,13 @@ class Combat(Handler):
         elif step in ("equip_attacker_crew", "equip_defender_crew"):
             seat = att if step == "equip_attacker_crew" else dfn
             if kind == "done":
-                frame["step"] = "equip_defenders" if seat == att else "pay_attacker"
+                frame["step"] = "equip_defenders" if seat == att else "equip_window"
                 return
             board(state, state.cards[action.get("card")], state.cards[action.get("ship")], ev)
         elif step in PAY_STEPS:
             seat = att if step == "pay_attacker" else dfn
             if kind == "done":
-                frame["step"] = "pay_defender" if seat == att else "end_of_payment"
+                frame["step"] = "pay_defender" if seat == att else "pay_window"
                 return
             pay_card(state, seat, state.cards[action.get("card")], ev)
         elif step == "firing":
@@ -425,6 +437,12 @@ class Combat(Handler):
         att, dfn = combat["attacker"], combat["defender"]
         if combat["passed_by"] is not None:
             return 1 - combat["passed_by"], True
+        if state.ruleset.simplified_combat:  # R 17.2.2: alternate, attacker first, no speed
+            first = combat.get("next_seat", att)
+            for seat in (first, 1 - first):
+                if eligible(state, seat):
+                    return seat, True
+            return None
         ea, ed = eligible(state, att), eligible(state, dfn)
         if not ea and not ed:
             return None
@@ -465,7 +483,7 @@ class Combat(Handler):
                 out.append(Action.make("stealth", ship=ship.id))
             if can_heavy_weapons(state, ship):
                 out.append(Action.make("heavy_weapons", ship=ship.id))
-        out.append(Action.make("pass"))
+        out.append(PASS)
         return out
 
     def _firing(self, state, frame, ev):
@@ -495,6 +513,8 @@ class Combat(Handler):
             heavy_weapons(state, state.cards[action.get("ship")], ev)
             return
         combat["passed_by"] = None
+        if state.ruleset.simplified_combat:
+            combat["next_seat"] = 1 - seat  # R 17.2.2: the other side fires next
         ship = state.cards[action.get("ship")]
         if kind == "stealth":
             emit(ev, "stealth", ship=ship.id)
@@ -519,6 +539,9 @@ class Combat(Handler):
     def _end_firing(self, state, ev):
         """R 11.4.4.8: hit ships turn damaged (repair: used, R 13.8)."""
         combat = state.combat
+        if state.ruleset.simplified_combat:  # R 17.2.2: the "killed" ships leave now
+            combat["step"] = "end_firing"
+            ops.check_state(state, ev)
         for seat in (combat["attacker"], combat["defender"]):
             for cid in state.players[seat].hangar:
                 ship = state.cards[cid]
@@ -540,12 +563,12 @@ class Combat(Handler):
 
     def _bomber_actions(self, state):
         combat = state.combat
-        out = [Action.make("choose", value=c) for c in self._bomber_options(state)]
+        out = [choose(c) for c in self._bomber_options(state)]
         for cid in combat["bombers"]:
             ship = in_hangar(state, cid)
             if ship is not None and can_ordnance(state, ship):
                 out.append(Action.make("ordnance", ship=cid))
-        return out + [Action.make("done")]
+        return out + [DONE]
 
     # -- disarm (R 11.4.6) ----------------------------------------------------------------------
 
@@ -572,14 +595,16 @@ class Combat(Handler):
                             state, card, "trash", ev, "missile used", face_up=True
                         )  # R 4.3.5c
         # crew still aboard a ship that left the combat lists (e.g. control changed)
-        for card in list(state.cards.values()):
-            if card.boarded and card.attached_to is not None:
-                ship = state.cards[card.attached_to]
-                unboard(state, card, "active" if ship.orientation == "active" else "used", ev)
-        for card in state.cards.values():
+        # one scan of every card for the three clean-ups below (in this order): the cards
+        # that are boarded, hit or carry modifiers (unboarding changes none of that)
+        cards = state.cards
+        marked = [c for c in cards.values() if c.boarded or c.hit or c.mods or c.grants]
+        for card in [c for c in marked if c.boarded and c.attached_to is not None]:
+            ship = cards[card.attached_to]
+            unboard(state, card, "active" if ship.orientation == "active" else "used", ev)
+        for card in marked:
             card.hit = False
-        expire(state, "this_shot")
-        expire(state, "until_end_of_combat")
+        expire_cards(marked, ("this_shot", "until_end_of_combat"))  # = expire(...) of both
         state.combat = None
         state.phase = "main"
         emit(ev, "combat_end")
@@ -763,7 +788,8 @@ class Shot(Handler):
         if shooter is None or target is None or target.orientation != "active":
             return out
         if "rapid_fire" not in V.keywords(state, shooter):  # R 13.3
-            out.append(Action.make("return_fire"))
+            if not state.ruleset.simplified_combat:  # R 17.2.2: no returning fire
+                out.append(Action.make("return_fire"))
             if can_heavy_weapons(state, target):  # AMB-27: also when targeted
                 out.append(Action.make("heavy_weapons", ship=target.id))
         combat = state.combat
@@ -843,6 +869,8 @@ class Shot(Handler):
             scope_ok = (
                 state.ruleset.burst_return_fire_scope == "always" or burst_id == frame["shooter"]
             )
+            if state.ruleset.simplified_combat:  # R 17.2.2: no returning fire
+                scope_ok = False
             if scope_ok and "rapid_fire" not in V.keywords(state, burst):
                 for rid, k in assigned:
                     rec = state.cards[rid]
@@ -1082,6 +1110,12 @@ class Bombard(Handler):
                 frame["step"] = "after"
                 return
             wait(frame, dfn, "trap")
+        elif step == "trap_paid":  # AMB-14 (b): a neutralised payment leaves the trap unpaid
+            frame["step"] = "after"
+            card = state.cards.get(combat["target"]["card"])
+            if card is not None and card.zone == "surface" and not card.paid:
+                ops.destroy(state, card, ev, "bombardment")
+                frame["success"] = True
         elif step == "after":
             pop(state, frame)
             if frame["success"]:
@@ -1115,6 +1149,7 @@ class Bombard(Handler):
         card = state.cards[combat["target"]["card"]]
         frame["step"] = "after"
         if action.kind == "pay":  # R 4.5.9: the trap acts, then goes to the trash
+            frame["step"] = "trap_paid"
             pay_card(state, card.controller, card, ev, "trap")
         else:
             emit(ev, "decline", player=combat["defender"])

@@ -17,7 +17,7 @@ frame kind has a handler:
 
 from dataclasses import dataclass, field
 
-from .actions import Action
+from .actions import DONE, choose
 
 HANDLERS: dict = {}
 
@@ -108,11 +108,13 @@ MAX_STEPS = 100_000
 def advance(state, ev: list) -> None:
     """Run the rules forward until a player must decide or the game is over."""
     steps = 0
-    while state.stack and state.winner is None and state.result is None:
-        frame = state.stack[-1]
+    stack = state.stack  # handlers change it in place, never replace it
+    handlers = HANDLERS
+    while stack and state.winner is None and state.result is None:
+        frame = stack[-1]
         if "await" in frame:
             return
-        HANDLERS[frame["kind"]].run(state, frame, ev)
+        handlers[frame["kind"]].run(state, frame, ev)
         steps += 1
         if steps > MAX_STEPS:  # pragma: no cover - a bug guard
             raise RuntimeError(f"the rules did not reach a decision (stuck in {frame['kind']})")
@@ -172,9 +174,10 @@ class Choice(Handler):
         wait(frame, frame["player"], frame["prompt"])
 
     def legal(self, state, frame):
-        out = [Action.make("choose", value=v) for v in frame["options"] if v not in frame["picks"]]
-        if len(frame["picks"]) >= frame["min"]:
-            out.append(Action.make("done"))
+        picks = frame["picks"]
+        out = [choose(v) for v in frame["options"] if v not in picks]
+        if len(picks) >= frame["min"]:
+            out.append(DONE)
         return out
 
     def act(self, state, frame, action, ev):

@@ -15,7 +15,7 @@ from . import combat as C
 from . import ops
 from . import resolve as R
 from . import values as V
-from .actions import ACTION_CACHE, Action, IllegalAction, MalformedAction, parse_action
+from .actions import Action, IllegalAction, MalformedAction, parse_action
 from .deck import Ruleset as DeckRuleset
 from .deck import check_deck
 from .flow import (
@@ -33,7 +33,7 @@ from .flow import (
 )
 from .rng import Rng
 from .ruleset import DEFAULT, Ruleset
-from .state import CardInstance, GameState, PlayerState, cards_in_play, new_id
+from .state import CardInstance, GameState, PlayerState, cards_in_play, in_play_list, new_id
 
 UPGRADE_COST = 1  # R 4.5.2
 MAX_BOUGHT_UPGRADES = 2  # R 4.5.2
@@ -47,6 +47,21 @@ class Pending:
     player: int
     decision: str
     info: dict
+
+
+_new_object = object.__new__
+
+
+def _pending(player: int, decision: str, info: dict) -> Pending:
+    """``Pending(player, decision, info)`` without the frozen dataclass's ``__init__``
+    (three ``object.__setattr__`` calls: ~4x the cost, at every decision). The same
+    object: its fields live in its ``__dict__`` either way (equal, hashed, shown alike)."""
+    pending = _new_object(Pending)
+    fields = pending.__dict__
+    fields["player"] = player
+    fields["decision"] = decision
+    fields["info"] = info
+    return pending
 
 
 # --- setup (R 10) ----------------------------------------------------------------------
@@ -70,7 +85,9 @@ def new_game(
     if len(colonies) != 2:
         raise ValueError("two colonies are needed")
     if ruleset.check_decks:
-        deck_rules = DeckRuleset(race_rule=ruleset.race_rule)
+        deck_rules = DeckRuleset(  # R 17.2.3: no speed / return-fire cards when simplified
+            race_rule=ruleset.race_rule, simplified_combat=ruleset.simplified_combat
+        )
         for seat, colony in enumerate(colonies):
             counts = {}
             for d in colony:
@@ -227,7 +244,7 @@ class Turn(Handler):
                 state.cards[cid].bought = 0
             ops.gain(state, seat, turn_income(state), ev, "income")  # R 11.2.1
             frame["step"] = "start_window"
-            cards = [c for c in cards_in_play(state, seat) if V.effective(state, c)]
+            cards = V.effective_with(state, seat, "start_of_turn")
             for card in reversed(cards):
                 ops.push_trigger(state, card, "start_of_turn")
         elif step == "start_window":  # R 11.2.2
@@ -272,9 +289,9 @@ class Turn(Handler):
             ops.spend(state, seat, player.credits - rules.credit_cap, ev, "credit cap")
         seats = (0, 1) if rules.armour_reset_scope == "all" else (seat,)
         for s in seats:  # R 11.5.4 / AMB-19
-            for card in cards_in_play(state, s):
+            for card in in_play_list(state, s):
                 card.damage = 0
-        for card in cards_in_play(state, seat):  # R 11.5.5 / R 6.7
+        for card in in_play_list(state, seat):  # R 11.5.5 / R 6.7
             if card.orientation == "damaged":
                 ops.rotate(state, card, "used", ev, "recovery")
             elif card.orientation == "used":
@@ -343,8 +360,9 @@ def _own_in_play(state, seat, cid, zone=None):
     return card
 
 
-def check_main(state, seat, action) -> str | None:
-    """Why a main-phase action is not allowed (None = allowed)."""
+def check_main(state, seat, action, statics=None) -> str | None:
+    """Why a main-phase action is not allowed (None = allowed). `statics`: the current
+    ``V.static_abilities(state)`` if the caller has them."""
     kind = action.kind
     player = state.players[seat]
     credits = player.credits
@@ -374,7 +392,7 @@ def check_main(state, seat, action) -> str | None:
         if t in ("base", "crew", "armament"):
             return "PLAY_FACE_DOWN"  # R 6.8.3 / AMB-02: these enter face down (M1)
         if t == "ship":
-            if V.card_cost(state, seat, card) > credits:
+            if V.card_cost(state, seat, card, statics=statics) > credits:
                 return "INSUFFICIENT_CREDITS"
             if state.ruleset.hangar_limit_on_play and (
                 V.hangar_total(state, seat) + V.hangar_size(state, card)
@@ -393,14 +411,14 @@ def check_main(state, seat, action) -> str | None:
         card = _own_in_play(state, seat, action.get("card"))
         if card is None:
             return "NOT_YOUR_CARD"
-        return _pay_reason(state, seat, card, credits)
+        return _pay_reason(state, seat, card, credits, statics)
     if kind == "upgrade":  # M6
         card = _own_in_play(state, seat, action.get("card"), "surface")
         if card is None:
             return "NOT_YOUR_BASE"
         if card.bought >= MAX_BOUGHT_UPGRADES:
             return "UPGRADE_LIMIT_PER_TURN"
-        if V.action_cost(state, seat, "upgrade", UPGRADE_COST) > credits:
+        if V.action_cost(state, seat, "upgrade", UPGRADE_COST, statics) > credits:
             return "INSUFFICIENT_CREDITS"
         return None
     if kind == "cash":  # M3 / AMB-47
@@ -416,7 +434,7 @@ def check_main(state, seat, action) -> str | None:
     if kind == "draw":  # M7 / AMB-55
         if not player.colony:
             return "COLONY_EMPTY"
-        if V.action_cost(state, seat, "draw", DRAW_COST) > credits:
+        if V.action_cost(state, seat, "draw", DRAW_COST, statics) > credits:
             return "INSUFFICIENT_CREDITS"
         return None
     if kind == "search":  # M8 / AMB-46
@@ -444,7 +462,7 @@ def check_main(state, seat, action) -> str | None:
             zone = "canteen" if target == "crew" else "surface"
             if card is None or card.zone != zone or card.controller != 1 - seat:
                 return "BAD_TARGET"
-        if V.attack_surcharge(state, seat) > credits:
+        if V.attack_surcharge(state, seat, statics) > credits:
             return "INSUFFICIENT_CREDITS"  # AMB-35
         return None
     if kind == "activate":
@@ -512,20 +530,29 @@ def _pay_reason(state, seat, card, credits, statics=None):
     return None
 
 
-def _in_play_list(state, player) -> list:
-    """cards_in_play(state, seat) as a list (same order), without the generator."""
-    cards = state.cards
-    out = []
-    for cid in player.hangar:
-        ship = cards[cid]
-        out.append(ship)
-        for aid in ship.attachments:
-            out.append(cards[aid])
-    for cid in player.surface:
-        out.append(cards[cid])
-    for cid in player.canteen:
-        out.append(cards[cid])
-    return out
+# Shared immutable main-phase actions by card id (or pair of ids): the lists are long and
+# rebuilt at every main-phase decision. Bounded: card ids grow during a game.
+_UPGRADE: dict = {}  # card id -> upgrade
+_CASH: dict = {}  # (a, b) -> cash
+_PLACE_SURFACE: dict = {}  # card id -> place to surface
+_PLACE_CANTEEN: dict = {}  # card id -> place to canteen
+_PLACE_SHIP: dict = {}  # (card id, ship id) -> place on ship
+_ATTACK_CREW: dict = {}  # card id -> attack a crew card
+_ATTACK_BASE: dict = {}  # card id -> attack a base
+_SHARED = (_UPGRADE, _CASH, _PLACE_SURFACE, _PLACE_CANTEEN, _PLACE_SHIP, _ATTACK_CREW, _ATTACK_BASE)
+_END_TURN = Action.make("end_turn")
+_DRAW = Action.make("draw")
+_SEARCH = Action.make("search")
+_WASTELAND_DRAW = Action.make("wasteland_draw")
+_ATTACK_COLONY = Action.make("attack", target="colony")
+_ATTACK_CENTRE = Action.make("attack", target="centre")
+
+
+def _shared(table: dict, key, *kv) -> Action:
+    if len(table) >= 20_000:
+        table.clear()
+    action = table[key] = Action.cached(*kv)
+    return action
 
 
 def main_actions(state, seat) -> list:
@@ -537,88 +564,142 @@ def main_actions(state, seat) -> list:
     player = state.players[seat]
     credits = player.credits
     rules = state.ruleset
-    statics = V.static_abilities(state)
-    out = [Action.cached("end_turn")]
-    ships = [state.cards[c] for c in player.hangar]
-    open_ships = [s.id for s in ships if V.capacity_left(state, s) > 0]
-    bluff = rules.bluff_slots
-    hangar_total = V.hangar_total(state, seat) if rules.hangar_limit_on_play else 0
-    cache = ACTION_CACHE
-    for cid in player.centre:
-        card = state.cards[cid]
-        d = state.defs[card.code]
-        t = d["type"]
-        if t == "ship":
-            if V.card_cost(state, seat, card, statics=statics) <= credits and (
-                not rules.hangar_limit_on_play
-                or hangar_total + V.hangar_size(state, card) <= rules.hangar_limit
-            ):
-                out.append(Action.cached("play", "card", cid))
-        elif t == "event" or (t == "interrupt" and d["subtype"] in R.WINDOW_SUBTYPES["main"]):
-            if R.can_play_card(state, seat, card):
-                out.append(Action.cached("play", "card", cid))
-        if t == "base" or "surface" in bluff:
-            key = ("place", "card", cid, "to", "surface")
-            out.append(cache.get(key) or Action.cached(*key))
-        if t == "crew" or "canteen" in bluff:
-            key = ("place", "card", cid, "to", "canteen")
-            out.append(cache.get(key) or Action.cached(*key))
-        if t == "armament" or "ship" in bluff:
-            for sid in open_ships:  # long lists: inline look-ups of Action.cached
-                key = ("place", "card", cid, "ship", sid, "to", "ship")
-                out.append(cache.get(key) or Action.cached(*key))
+    cards = state.cards
     defs = state.defs
-    for card in _in_play_list(state, player):
+    info = V.state_info(state)
+    types = info.types
+    # costs look the static abilities up only where some static of the game may apply
+    out = [_END_TURN]
+    ships = [cards[c] for c in player.hangar]
+    if player.centre:
+        bluff = rules.bluff_slots
+        any_surface = "surface" in bluff
+        any_canteen = "canteen" in bluff
+        any_ship = "ship" in bluff
+        open_ships = [s.id for s in ships if V.capacity_left(state, s) > 0]
+        limit_on_play = rules.hangar_limit_on_play
+        hangar_total = V.hangar_total(state, seat) if limit_on_play else 0
+        for cid in player.centre:
+            card = cards[cid]
+            t = types[card.code]
+            if t == "ship":
+                if V.card_cost(state, seat, card) <= credits and (
+                    not limit_on_play
+                    or hangar_total + V.hangar_size(state, card) <= rules.hangar_limit
+                ):
+                    out.append(Action.cached("play", "card", cid))
+            elif t == "event" or (
+                t == "interrupt" and defs[card.code]["subtype"] in R.WINDOW_SUBTYPES["main"]
+            ):
+                if R.can_play_card(state, seat, card):
+                    out.append(Action.cached("play", "card", cid))
+            if t == "base" or any_surface:
+                out.append(
+                    _PLACE_SURFACE.get(cid)
+                    or _shared(_PLACE_SURFACE, cid, "place", "card", cid, "to", "surface")
+                )
+            if t == "crew" or any_canteen:
+                out.append(
+                    _PLACE_CANTEEN.get(cid)
+                    or _shared(_PLACE_CANTEEN, cid, "place", "card", cid, "to", "canteen")
+                )
+            if t == "armament" or any_ship:
+                for sid in open_ships:
+                    key = (cid, sid)
+                    out.append(
+                        _PLACE_SHIP.get(key)
+                        or _shared(
+                            _PLACE_SHIP, key, "place", "card", cid, "ship", sid, "to", "ship"
+                        )
+                    )
+    # cards in play, in the order of cards_in_play: pay (M5) and activated abilities. Only
+    # unpaid cards whose type matches their slot (a bluff is never paid, R 6.10: the first
+    # test of _pay_reason) and paid cards with an activated ability can add an action.
+    activated = info.activated
+    in_play = []
+    for ship in ships:
+        in_play.append(ship)
+        if ship.attachments:
+            in_play += [cards[a] for a in ship.attachments]
+    if player.surface:
+        in_play += [cards[c] for c in player.surface]
+    if player.canteen:
+        in_play += [cards[c] for c in player.canteen]
+    for card in [
+        c for c in in_play if (c.code in activated if c.paid else types[c.code] == c.slot)
+    ]:
         if not card.paid:
-            if defs[card.code]["type"] != card.slot:
-                continue  # a bluff is never paid (R 6.10): _pay_reason's first test
-            if _pay_reason(state, seat, card, credits, statics) is None:
+            if _pay_reason(state, seat, card, credits) is None:
                 out.append(Action.cached("pay", "card", card.id))
         else:
-            abilities = defs[card.code].get("abilities")
-            if abilities:
-                for i, ability in enumerate(abilities):
-                    if ability["trigger"] == "activated" and R.can_activate(state, seat, card, i):
-                        out.append(Action.cached("activate", "ability", i, "card", card.id))
-    surface = sorted(player.surface)
-    if V.action_cost(state, seat, "upgrade", UPGRADE_COST, statics) <= credits:
-        for cid in surface:
-            if state.cards[cid].bought < MAX_BOUGHT_UPGRADES:
-                key = ("upgrade", "card", cid)
-                out.append(cache.get(key) or Action.cached(*key))
-    upgraded = [c for c in surface if state.cards[c].upgrades > 0]
-    for i, a in enumerate(upgraded):  # pairs: often the bulk of the list
-        if state.cards[a].upgrades >= 2:
-            key = ("cash", "a", a, "b", a)
-            out.append(cache.get(key) or Action.cached(*key))
-        for b in upgraded[i + 1 :]:
-            key = ("cash", "a", a, "b", b)
-            out.append(cache.get(key) or Action.cached(*key))
+            for i in activated[card.code]:
+                if R.can_activate(state, seat, card, i):
+                    out.append(Action.cached("activate", "ability", i, "card", card.id))
+    if player.surface:
+        surface = sorted(player.surface)
+        cost = UPGRADE_COST
+        if state.cost_mods or "upgrade" in info.cost_actions:
+            cost = V.action_cost(state, seat, "upgrade", UPGRADE_COST)
+        if cost <= credits:
+            upgrade = _UPGRADE
+            out += [
+                upgrade.get(cid) or _shared(upgrade, cid, "upgrade", "card", cid)
+                for cid in surface
+                if cards[cid].bought < MAX_BOUGHT_UPGRADES
+            ]
+        upgraded = [c for c in surface if cards[c].upgrades > 0]
+        if upgraded:  # pairs (a, b), a <= b: often the bulk of the list
+            cash = _CASH
+            for i, a in enumerate(upgraded):
+                if cards[a].upgrades >= 2:
+                    key = (a, a)
+                    out.append(cash.get(key) or _shared(cash, key, "cash", "a", a, "b", a))
+                if i + 1 < len(upgraded):
+                    out += [
+                        cash.get((a, b)) or _shared(cash, (a, b), "cash", "a", a, "b", b)
+                        for b in upgraded[i + 1 :]
+                    ]
     if player.colony:
-        if V.action_cost(state, seat, "draw", DRAW_COST, statics) <= credits:
-            out.append(Action.cached("draw"))
+        cost = DRAW_COST
+        if state.cost_mods or "draw" in info.cost_actions:
+            cost = V.action_cost(state, seat, "draw", DRAW_COST)
+        if cost <= credits:
+            out.append(_DRAW)
         if SEARCH_COST <= credits:
-            out.append(Action.cached("search"))
+            out.append(_SEARCH)
     if (
         len(player.colony) <= WASTELAND_DRAW_COLONY
         and player.wasteland
         and WASTELAND_DRAW_COST <= credits
     ):
-        out.append(Action.cached("wasteland_draw"))
-    if (
-        state.turn != 1
-        and any(s.orientation == "active" for s in ships)
-        and V.attack_surcharge(state, seat, statics) <= credits
-    ):
-        for target, cid in C.attack_targets(state, seat):
-            if cid is None:
-                out.append(Action.cached("attack", "target", target))
-            else:
-                out.append(Action.cached("attack", "card", cid, "target", target))
+        out.append(_WASTELAND_DRAW)
+    if state.turn != 1:
+        for ship in ships:
+            if ship.orientation == "active":
+                break
+        else:
+            return out
+        if V.attack_surcharge(state, seat) <= credits:
+            # C.attack_targets, written out: colony, centre, crew cards, bases
+            out.append(_ATTACK_COLONY)
+            out.append(_ATTACK_CENTRE)
+            opp = state.players[1 - seat]
+            for cid in opp.canteen:
+                out.append(
+                    _ATTACK_CREW.get(cid)
+                    or _shared(_ATTACK_CREW, cid, "attack", "card", cid, "target", "crew")
+                )
+            for cid in opp.surface:
+                out.append(
+                    _ATTACK_BASE.get(cid)
+                    or _shared(_ATTACK_BASE, cid, "attack", "card", cid, "target", "base")
+                )
     return out
 
 
-def do_main(state, frame, seat, action, ev) -> None:
+def do_main(state, frame, seat, action, ev, statics=None) -> None:
+    """Apply a legal main-phase action. `statics`: ``V.static_abilities(state)`` of the
+    state as it is now, if known (used only before the first change)."""
     kind = action.kind
     player = state.players[seat]
     if kind == "end_turn":  # R 1.8
@@ -639,7 +720,7 @@ def do_main(state, frame, seat, action, ev) -> None:
         card = state.cards[action.get("card")]
         d = state.defs[card.code]
         if d["type"] == "ship":  # R 4.2.1: face up, paid at once
-            cost = V.card_cost(state, seat, card)
+            cost = V.card_cost(state, seat, card, statics=statics)
             ops.spend(state, seat, cost, ev, "ship")
             V.consume_next(state, seat, d, "card")
             card = ops.relocate(
@@ -654,11 +735,12 @@ def do_main(state, frame, seat, action, ev) -> None:
         R.start_card(state, seat, card, ev)
         return
     if kind == "pay":
-        C.pay_card(state, seat, state.cards[action.get("card")], ev)
+        C.pay_card(state, seat, state.cards[action.get("card")], ev, statics=statics, scope="main")
         return
     if kind == "upgrade":
         card = state.cards[action.get("card")]
-        ops.spend(state, seat, V.action_cost(state, seat, "upgrade", UPGRADE_COST), ev, "upgrade")
+        cost = V.action_cost(state, seat, "upgrade", UPGRADE_COST, statics)
+        ops.spend(state, seat, cost, ev, "upgrade")
         V.consume_next(state, seat, None, "upgrade")
         card.upgrades += 1
         card.bought += 1
@@ -673,7 +755,7 @@ def do_main(state, frame, seat, action, ev) -> None:
             emit(ev, "upgrades", card=ops.pub(state, card), upgrades=card.upgrades)
         return
     if kind == "draw":
-        ops.spend(state, seat, V.action_cost(state, seat, "draw", DRAW_COST), ev, "draw")
+        ops.spend(state, seat, V.action_cost(state, seat, "draw", DRAW_COST, statics), ev, "draw")
         V.consume_next(state, seat, None, "draw")
         ops.draw(state, seat, 1, ev)
         return
@@ -689,7 +771,7 @@ def do_main(state, frame, seat, action, ev) -> None:
         ops.relocate(state, state.cards[player.wasteland[0]], "centre", ev, "wasteland draw")
         return
     if kind == "attack":
-        C.declare_attack(state, seat, action.get("target"), action.get("card"), ev)
+        C.declare_attack(state, seat, action.get("target"), action.get("card"), ev, statics)
         return
     if kind == "activate":
         R.open_window(state, 1 - seat, "main", len(state.chain))
@@ -724,7 +806,7 @@ def pending(state: GameState) -> Pending | None:
     if waiting is None:
         return None
     info = HANDLERS[frame["kind"]].info(state, frame)
-    return Pending(waiting["player"], waiting["decision"], info)
+    return _pending(waiting["player"], waiting["decision"], info)
 
 
 def legal_actions(state: GameState, player: int | None = None) -> list:

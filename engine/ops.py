@@ -191,15 +191,15 @@ def destroy(state: GameState, card: CardInstance, ev: list, why: str = "destroye
 
 def check_state(state: GameState, ev: list) -> None:
     """AMB-34: a ship with 0 current armour is destroyed (outside a shot's damage step)."""
-    if state.combat is not None and state.combat.get("batch"):
-        return
+    combat = state.combat
+    if combat is not None and (
+        combat.get("batch") or (combat["step"] == "firing" and state.ruleset.simplified_combat)
+    ):
+        return  # R 17.2.2: ships at 0 armour leave only at the end of the firing step
     if not state.players[0].hangar and not state.players[1].hangar:
         return
-    if not V.statics_may_lower_armour(state) and all(
-        V.armour_left(state, state.cards[cid], ()) > 0
-        for seat in (0, 1)
-        for cid in state.players[seat].hangar
-    ):
+    info = V.state_info(state)
+    if not info.lowers_armour and _all_armoured(state, info):
         return  # statics can only add armour: nobody is at 0 (the common case, fast)
     statics = V.static_abilities(state)
     doomed = [
@@ -211,6 +211,36 @@ def check_state(state: GameState, ev: list) -> None:
     for card in doomed:
         if card.zone == "hangar":
             destroy(state, card, ev, "armour 0")
+
+
+def _all_armoured(state: GameState, info) -> bool:
+    """Every ship has armour left without the static abilities: V.armour_left(state, ship,
+    ()) > 0 for all, written out (printed armour + paid face-up attachments' bonuses +
+    modifiers, floored at 0, above the damage)."""
+    cards = state.cards
+    defs = state.defs
+    armour = info.armour
+    negative = info.negative_bonus
+    for player in state.players:
+        for cid in player.hangar:
+            card = cards[cid]
+            value = armour[card.code]
+            if not card.damage and not card.mods and value > 0:
+                if not card.attachments or not negative:
+                    continue  # bonuses can only add armour: above 0 damage
+            if card.attached_to is None:
+                for aid in card.attachments:
+                    att = cards[aid]
+                    if att.paid and att.face_up:
+                        bonus = defs[att.code].get("bonus")
+                        if bonus:
+                            value += bonus.get("armour", 0)
+            for mod in card.mods:
+                if mod[0] == "armour":
+                    value += mod[1]
+            if max(0, value) <= card.damage:
+                return False
+    return True
 
 
 # --- effects frames ------------------------------------------------------------------

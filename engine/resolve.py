@@ -15,9 +15,9 @@ Every primitive of ``engine.effects.EFFECTS`` has an executor here; the two
 
 from . import ops
 from . import values as V
-from .actions import Action
+from .actions import PASS, Action
 from .flow import Handler, answer, ask, clear_answers, emit, pop, push, register, wait
-from .state import IN_PLAY, GameState, cards_in_play, new_id
+from .state import IN_PLAY, GameState, in_play_list, new_id
 
 # --- helpers ------------------------------------------------------------------------
 
@@ -351,6 +351,8 @@ def _neutralize(state, frame, eff, path, ev):
         card = state.cards.get(cid)
         if card is not None and card.zone == "chain":
             ops.relocate(state, card, "trash", ev, "neutralized", face_up=True)
+        elif card is not None:
+            neutralize_payment(state, cid, ev)
     return True
 
 
@@ -689,12 +691,14 @@ def can_activate(state, seat, card, index) -> bool:
 def activatable(state, seat):
     """(card id, ability index) pairs `seat` can use now."""
     out = []
-    for card in cards_in_play(state, seat):
-        if not card.paid:
-            continue
-        for i, ability in enumerate(V.abilities(state, card)):
-            if ability["trigger"] == "activated" and can_activate(state, seat, card, i):
-                out.append((card.id, i))
+    if not V.may_activate(state, seat):  # a quick look at the few cards that could
+        return out
+    activated = V.state_info(state).activated  # code -> indices of activated abilities
+    for card in in_play_list(state, seat):
+        if card.paid and card.code in activated:
+            for i in activated[card.code]:
+                if can_activate(state, seat, card, i):
+                    out.append((card.id, i))
     return out
 
 
@@ -732,6 +736,65 @@ def start_ability(state, seat, card, index, ev) -> dict:
     state.chain.append(entry)
     emit(ev, "activate", player=seat, card=ops.pub(state, card), ability=index)
     return push(state, {"kind": "announce", "eid": entry["eid"]})
+
+
+def announce_payment(state, seat, card, ev, why="pay", statics=None) -> int:
+    """R 11.3.2 / R 12.1b: paying a base, crew or armament is an interrupt. The credits
+    go now (R 12.2.1) and the card turns face up (R 6.8.4); the payment sits on the
+    chain and takes effect when it resolves (``finish_payment``). Returns the chain
+    length below it (the caller opens the response window on it)."""
+    base = len(state.chain)
+    cost = V.card_cost(state, seat, card, statics=statics)
+    ops.spend(state, seat, cost, ev, why)
+    V.consume_next(state, seat, state.defs[card.code], "card")
+    card.face_up = True
+    entry = {
+        "eid": new_id(state),
+        "kind": "payment",
+        "card": card.id,
+        "code": card.code,
+        "ctrl": seat,
+        "cost": cost,
+        "targets": {},
+        "modes": {},
+    }
+    state.chain.append(entry)
+    emit(ev, "pay", player=seat, card=ops.pub(state, card), cost=cost, eid=entry["eid"])
+    return base
+
+
+def finish_payment(state, entry, ev) -> None:
+    """The payment resolves: the card is paid (X locked for a base, R 4.5.5 / AMB-17);
+    a research or trap base acts and goes to the trash (R 4.5.8, AMB-16)."""
+    card = state.cards.get(entry["card"])
+    if card is None or card.zone not in IN_PLAY or card.paid:
+        emit(ev, "lost_target", eid=entry["eid"], code=entry["code"])  # R 1.6
+        return
+    card.paid = True
+    if card.slot == "base":
+        card.x = card.upgrades
+    emit(ev, "paid", player=entry["ctrl"], card=ops.pub(state, card), cost=entry["cost"])
+    d = state.defs[card.code]
+    if d["type"] == "base" and d["subtype"] in ("research", "trap"):
+        push(state, {"kind": "to_trash", "card": card.id})
+    ops.push_trigger(state, card, "on_pay")
+
+
+def neutralize_payment(state, cid, ev) -> bool:
+    """AMB-14 (b): a neutralised payment is cancelled: the credits are lost, the card stays
+    in play unpaid and face down. With ``neutralize_payment_removes_card`` (the AMB-14
+    alternative) the card leaves play for its owner's trash (R 12.5)."""
+    for entry in state.chain:
+        if entry["kind"] == "payment" and entry["card"] == cid:
+            state.chain.remove(entry)
+            card = state.cards[cid]
+            emit(ev, "neutralized", eid=entry["eid"], card=ops.pub(state, card), payment=True)
+            if state.ruleset.neutralize_payment_removes_card:
+                ops.relocate(state, card, "trash", ev, "neutralized", face_up=True)
+            else:
+                card.face_up = False
+            return True
+    return False
 
 
 def find_entry(state, eid):
@@ -916,7 +979,7 @@ class Window(Handler):
 
     def legal(self, state, frame):
         seat = frame["to_act"]
-        out = [Action.make("pass")]
+        out = [PASS]
         out += [
             Action.make("play", card=c) for c in playable_interrupts(state, seat, frame["scope"])
         ]
@@ -958,6 +1021,11 @@ class Resolve(Handler):
             pop(state, frame)
             return
         entry = state.chain[-1]
+        if entry["kind"] == "payment":
+            emit(ev, "resolve", eid=entry["eid"], code=entry["code"], player=entry["ctrl"])
+            state.chain.pop()
+            finish_payment(state, entry, ev)
+            return
         abilities = entry_abilities(state, entry)
         chosen = [t for ts in entry["targets"].values() for t in ts]
         if chosen and not any(alive(state, t) for t in chosen):
@@ -994,14 +1062,21 @@ class Resolve(Handler):
                 ops.relocate(state, card, "trash", ev, "resolved", face_up=True)  # R 14.6
 
 
-def expire(state: GameState, duration: str) -> None:
-    """End modifiers of a duration (this_shot, until_end_of_combat, until_end_of_turn)."""
-    for card in state.cards.values():
+def expire_cards(cards, durations: tuple) -> None:
+    """The card part of ``expire``, for `cards` (those with modifiers, or more)."""
+    for card in cards:
         if card.mods:
-            card.mods = [m for m in card.mods if m[2] != duration]
+            card.mods = [m for m in card.mods if m[2] not in durations]
         if card.grants:
-            card.grants = [g for g in card.grants if g[1] != duration]
-    if duration == "until_end_of_turn":
+            card.grants = [g for g in card.grants if g[1] not in durations]
+
+
+def expire(state: GameState, duration: str, *more: str) -> None:
+    """End modifiers of a duration (this_shot, until_end_of_combat, until_end_of_turn);
+    several durations at once are the same as one call for each."""
+    durations = (duration, *more)
+    expire_cards([c for c in state.cards.values() if c.mods or c.grants], durations)
+    if "until_end_of_turn" in durations:
         state.cost_mods = [
             m for m in state.cost_mods if m["duration"] not in ("until_end_of_turn", "next")
         ]

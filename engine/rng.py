@@ -9,8 +9,11 @@ continues exactly where it stopped. The key is secret: views never contain it.
 """
 
 from hashlib import blake2b
+from struct import Struct
 
 _SPAN = 1 << 64
+_PACK = Struct(">Q").pack  # the counter as 8 big-endian bytes
+_FROM_BYTES = int.from_bytes
 
 
 def seed_key(seed) -> bytes:
@@ -27,13 +30,26 @@ def seed_key(seed) -> bytes:
 
 
 class Rng:
-    __slots__ = ("key", "counter")
+    __slots__ = ("_key", "_keyed", "counter")
 
     def __init__(self, key: bytes, counter: int = 0):
-        if len(key) != 32:
-            raise ValueError("the key must be 32 bytes")
         self.key = key
         self.counter = counter
+
+    @property
+    def key(self) -> bytes:
+        return self._key
+
+    @key.setter
+    def key(self, key: bytes) -> None:
+        if len(key) != 32:
+            raise ValueError("the key must be 32 bytes")
+        self._key = key
+        # the hash state after the key block: a copy + the counter = blake2b(counter, key=key)
+        self._keyed = blake2b(key=key, digest_size=8)
+
+    def __reduce__(self):  # copy/pickle: the hash object itself cannot be copied that way
+        return (Rng, (self._key, self.counter))
 
     @classmethod
     def from_seed(cls, seed) -> "Rng":
@@ -41,24 +57,41 @@ class Rng:
 
     def _next64(self) -> int:
         self.counter += 1
-        digest = blake2b(self.counter.to_bytes(8, "big"), key=self.key, digest_size=8).digest()
-        return int.from_bytes(digest, "big")
+        h = self._keyed.copy()
+        h.update(_PACK(self.counter))
+        return _FROM_BYTES(h.digest(), "big")
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n)."""
         if n <= 0:
             raise ValueError("n must be positive")
         limit = _SPAN - (_SPAN % n)
+        keyed = self._keyed
         while True:
-            value = self._next64()
+            self.counter += 1  # _next64, inlined
+            h = keyed.copy()
+            h.update(_PACK(self.counter))
+            value = _FROM_BYTES(h.digest(), "big")
             if value < limit:
                 return value % n
 
     def shuffle(self, items: list) -> None:
-        """Fisher–Yates, in place."""
+        """Fisher–Yates, in place (``below`` written out: the same draws)."""
+        keyed = self._keyed
+        counter = self.counter
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _SPAN - (_SPAN % n)
+            while True:
+                counter += 1
+                h = keyed.copy()
+                h.update(_PACK(counter))
+                value = _FROM_BYTES(h.digest(), "big")
+                if value < limit:
+                    break
+            j = value % n
             items[i], items[j] = items[j], items[i]
+        self.counter = counter
 
     def choice(self, items):
         return items[self.below(len(items))]

@@ -24,7 +24,7 @@ class Ruleset:
     active_requires_paid_for_boarding: bool = False
     hangar_limit_on_play: bool = False  # AMB-10
     allow_responses_during_resolution: bool = False  # AMB-13 (only False implemented)
-    neutralize_payment_removes_card: bool = False  # AMB-14 (payments are not targetable yet)
+    neutralize_payment_removes_card: bool = False  # AMB-14: True = the card goes to the trash
     passenger_exempt_from_return_used: bool = False  # AMB-15
     armour_reset_scope: str = "all"  # AMB-19: "all" | "own"
     rotate_shooter_on_declare: bool = True  # AMB-21
@@ -36,7 +36,7 @@ class Ruleset:
     ordnance_cap: str = "total"  # AMB-28: "total" | "increase"
     bluff_slots: tuple = ("surface", "canteen", "ship")  # AMB-39
     race_rule: str = "original"  # R 9.5 (deck legality)
-    simplified_combat: bool = False  # R 17.2 (not implemented)
+    simplified_combat: bool = False  # R 17.2: alternate firing, no speed, no return fire
     cut: str = "auto"  # R 16.1: "auto" (engine cuts at random) | "choose" (the opponent decides)
     check_decks: bool = True  # new_game validates both colonies with engine.deck (R 9)
     turn_limit: int = 0  # 0 = none; otherwise the game stops unfinished after this turn
@@ -57,10 +57,6 @@ class Ruleset:
             raise ValueError("bluff_slots: only surface, canteen, ship")
         if self.allow_responses_during_resolution:
             raise ValueError("allow_responses_during_resolution=True is not implemented yet")
-        if self.simplified_combat:
-            raise ValueError("simplified_combat (R 17.2) is not implemented yet")
-        if self.neutralize_payment_removes_card:
-            raise ValueError("neutralize_payment_removes_card=True is not implemented yet")
 
     def to_dict(self) -> dict:
         data = asdict(self)

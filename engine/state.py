@@ -127,6 +127,8 @@ class GameState:
     winner: int | None = None
     result: str | None = None  # "colony" (R 15.1) | "turn_limit"
     decisions: int = 0
+    # derived look-ups of engine.values (not part of the state: never dumped or compared)
+    memo: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     def card(self, cid: int) -> CardInstance:
         return self.cards[cid]
@@ -256,6 +258,23 @@ def renumber_pile(state: GameState, seat: int, zone: str) -> None:
 
 def in_play(card: CardInstance | None) -> bool:
     return card is not None and card.zone in IN_PLAY
+
+
+def in_play_list(state: GameState, seat: int) -> list:
+    """``list(cards_in_play(state, seat))``, written out (hot paths)."""
+    player = state.players[seat]
+    cards = state.cards
+    out = []
+    for cid in player.hangar:
+        ship = cards[cid]
+        out.append(ship)
+        if ship.attachments:
+            out += [cards[a] for a in ship.attachments]
+    if player.surface:
+        out += [cards[c] for c in player.surface]
+    if player.canteen:
+        out += [cards[c] for c in player.canteen]
+    return out
 
 
 def cards_in_play(state: GameState, seat: int | None = None):

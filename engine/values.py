@@ -8,7 +8,7 @@ face-up cards, so a legal-target list never reveals a face-down card.
 """
 
 from .catalog import SHIP_SIZE
-from .state import IN_PLAY, CardInstance, GameState, cards_in_play
+from .state import IN_PLAY, CardInstance, GameState, in_play_list
 
 STAT_NAMES = ("speed", "firepower", "armour", "bombardment")
 
@@ -71,81 +71,241 @@ def effective(state: GameState, card: CardInstance) -> bool:
     return False
 
 
-_STATIC_DEFS: dict = {}  # id(defs) -> (defs, len(defs), {code: [static abilities]}, flag)
+class DefInfo:
+    """What the hot paths look up per card code, computed once per definitions dict.
 
+    ``statics``: code -> its static abilities (only codes that have some);
+    ``lowers_armour``: whether any static ability may lower armour; ``types``: code ->
+    type; ``activated``: code -> indices of its activated abilities (codes with some);
+    ``armour``: code -> printed armour (0 if none); ``triggers``: trigger -> the codes
+    with an ability of that trigger; ``passenger``: codes of passenger crew.
 
-def _static_info(defs: dict) -> tuple:
-    """(code -> the static abilities of that definition (only codes that have some),
-    whether any of them may lower armour).
-
-    Cached per definitions dict (a game's ``state.defs``); a dict that gained cards since
-    (engine.notation adds them one by one) is recomputed. A few dicts are kept.
+    Which static abilities can matter where: ``by_effect``: effect -> {code -> its static
+    abilities with that effect}; ``cost_codes``: codes whose card cost some static
+    cost_modifier of the game may change (its filter matches the definition);
+    ``cost_actions``: the other actions (upgrade, draw) with a static cost_modifier;
+    ``static_stats``: the stats some static modify_stat changes. Where none can matter,
+    the static abilities in play need not be looked up: they add nothing.
     """
-    hit = _STATIC_DEFS.get(id(defs))
+
+    __slots__ = (
+        "defs",
+        "statics",
+        "lowers_armour",
+        "types",
+        "activated",
+        "armour",
+        "triggers",
+        "passenger",
+        "by_effect",
+        "cost_codes",
+        "cost_actions",
+        "static_stats",
+        "negative_bonus",
+    )  # negative_bonus: some card's icon bonus lowers armour
+
+    def __init__(self, defs: dict):
+        self.defs = defs
+        self.statics = {}
+        self.lowers_armour = False
+        self.types = {}
+        self.activated = {}
+        self.armour = {}
+        self.triggers = {}
+        self.passenger = set()
+        self.by_effect = {}
+        self.cost_codes = set()
+        self.cost_actions = set()
+        self.static_stats = set()
+        self.negative_bonus = False
+        cost_filters = []
+        for code, d in defs.items():
+            bonus = (d.get("bonus") or {}).get("armour")
+            if bonus is not None and (not isinstance(bonus, int) or bonus < 0):
+                self.negative_bonus = True
+            abilities = d.get("abilities") or ()
+            self.types[code] = d["type"]
+            self.armour[code] = d.get("armour") or 0
+            if d["type"] == "crew" and d["subtype"] == "passenger":
+                self.passenger.add(code)
+            for a in abilities:
+                self.triggers.setdefault(a["trigger"], set()).add(code)
+            activated = tuple(i for i, a in enumerate(abilities) if a["trigger"] == "activated")
+            if activated:
+                self.activated[code] = activated
+            statics = [a for a in abilities if a["trigger"] == "static"]
+            if statics:
+                self.statics[code] = statics
+            for ability in statics:
+                for eff in ability["effects"]:
+                    kind = eff["effect"]
+                    by_code = self.by_effect.setdefault(kind, {})
+                    with_effect = by_code.setdefault(code, [])
+                    if not with_effect or with_effect[-1] is not ability:
+                        with_effect.append(ability)
+                    if kind == "modify_stat":
+                        self.static_stats.add(eff["stat"])
+                    if kind == "modify_stat" and eff["stat"] == "armour":
+                        amount = eff["amount"]
+                        if not isinstance(amount, int) or amount < 0:
+                            self.lowers_armour = True
+                    if kind == "cost_modifier":
+                        action = eff.get("action", "card")
+                        if action == "card":
+                            cost_filters.append(eff.get("filter"))
+                        else:
+                            self.cost_actions.add(action)
+        for code, d in defs.items():
+            if any(def_matches(None, d, flt) for flt in cost_filters):
+                self.cost_codes.add(code)
+
+    def card_cost_static(self, d: dict) -> bool:
+        """Whether a static ability of the game may change the cost of card `d`."""
+        code = d.get("code")
+        return code in self.cost_codes or self.defs.get(code) is not d
+
+
+_DEF_INFO: dict = {}  # id(defs) -> (defs, len(defs), DefInfo)
+
+
+def def_info(defs: dict) -> DefInfo:
+    """The DefInfo of a definitions dict (a game's ``state.defs``).
+
+    Cached per dict; a dict that gained cards since (engine.notation adds them one by
+    one) is recomputed. A few dicts are kept.
+    """
+    hit = _DEF_INFO.get(id(defs))
     if hit is not None and hit[0] is defs and hit[1] == len(defs):
-        return hit[2], hit[3]
-    table = {}
-    lowers_armour = False
-    for code, d in defs.items():
-        statics = [a for a in d.get("abilities") or () if a["trigger"] == "static"]
-        if statics:
-            table[code] = statics
-        for ability in statics:
-            for eff in ability["effects"]:
-                if eff["effect"] == "modify_stat" and eff["stat"] == "armour":
-                    amount = eff["amount"]
-                    if not isinstance(amount, int) or amount < 0:
-                        lowers_armour = True
-    if len(_STATIC_DEFS) >= 8:
-        del _STATIC_DEFS[next(iter(_STATIC_DEFS))]
-    _STATIC_DEFS[id(defs)] = (defs, len(defs), table, lowers_armour)
-    return table, lowers_armour
-
-
-def _static_defs(defs: dict) -> dict:
-    return _static_info(defs)[0]
+        return hit[2]
+    info = DefInfo(defs)
+    if len(_DEF_INFO) >= 8:
+        del _DEF_INFO[next(iter(_DEF_INFO))]
+    _DEF_INFO[id(defs)] = (defs, len(defs), info)
+    return info
 
 
 def statics_may_lower_armour(state: GameState) -> bool:
     """Whether a static ability of some card of this game may lower a card's armour
     (if not, armour without the static abilities is a lower bound of the real one)."""
-    return _static_info(state.defs)[1]
+    return state_info(state).lowers_armour
 
 
-def static_abilities(state: GameState):
-    """(source card, ability) for every static ability that currently works.
+def _memo(state: GameState) -> tuple:
+    """(defs, len(defs), DefInfo, cards, len(cards), the card instances of this game whose
+    definition has a static ability), kept on the state (``GameState.memo``).
 
-    The order is that of ``cards_in_play`` (ships, then their attachments; surface;
-    canteen), written out for speed: most cards have no static ability.
+    Instances are never replaced during a game (a fresh id keeps the object), so the
+    list holds while ``state.cards`` keeps its size; it is recomputed if the dict gains or
+    loses cards (engine.notation adds them one by one) or the definitions change.
     """
-    out = []
-    table = _static_defs(state.defs)
-    if not table:
-        return out
+    defs = state.defs
     cards = state.cards
-    for player in state.players:
-        for cid in player.hangar:
-            ship = cards[cid]
-            if ship.paid and ship.code in table:
-                _add_statics(state, ship, table, out)
-            for aid in ship.attachments:
-                att = cards[aid]
-                if att.paid and att.code in table:
-                    _add_statics(state, att, table, out)
-        for zone in (player.surface, player.canteen):
-            for cid in zone:
-                card = cards[cid]
-                if card.paid and card.code in table:
-                    _add_statics(state, card, table, out)
+    info = def_info(defs)
+    table = info.statics
+    found = [c for c in cards.values() if c.code in table] if table else []
+    by_effect = {
+        effect: [c for c in found if c.code in codes] for effect, codes in info.by_effect.items()
+    }
+    activated = info.activated
+    with_activated = [c for c in cards.values() if c.code in activated] if activated else []
+    memo = state.memo = (
+        defs,
+        len(defs),
+        info,
+        cards,
+        len(cards),
+        found,
+        by_effect,
+        with_activated,
+    )
+    return memo
+
+
+def _card_memo(state: GameState) -> tuple:
+    """``state.memo``, recomputed if the definitions or the cards dict changed."""
+    m = state.memo
+    if (
+        m is None
+        or m[0] is not state.defs
+        or m[1] != len(m[0])
+        or m[3] is not state.cards
+        or m[4] != len(m[3])
+    ):
+        m = _memo(state)
+    return m
+
+
+def may_activate(state: GameState, seat: int) -> bool:
+    """Whether `seat` has a paid card in play with an activated ability (if not, it can
+    activate nothing: R 12.8 needs a paid card, controlled, in play)."""
+    for card in _card_memo(state)[7]:
+        if card.paid and card.controller == seat and card.zone in IN_PLAY:
+            return True
+    return False
+
+
+def state_info(state: GameState) -> DefInfo:
+    """``def_info(state.defs)``, through the state's memo."""
+    m = state.memo
+    if m is None or m[0] is not state.defs or m[1] != len(m[0]):
+        m = _memo(state)
+    return m[2]
+
+
+def static_abilities(state: GameState, effect: str | None = None):
+    """(source card, ability) for every static ability that currently works; with
+    `effect`, only those with an effect of that kind (all a consumer of that effect reads).
+
+    Every consumer adds the abilities' amounts up, so the order does not matter; the
+    cards are those of this game with a static ability in their definition (few),
+    filtered to the paid ones in play.
+    """
+    m = _card_memo(state)
+    info = m[2]
+    if effect is None:
+        table = info.statics
+        found = m[5]
+    else:
+        table = info.by_effect.get(effect)
+        found = m[6].get(effect)
+    if not table:
+        return []
+    out = []
+    types = info.types
+    for card in found:
+        if not (card.paid and card.face_up and card.zone in IN_PLAY):
+            continue
+        # effective(), written out
+        t = types[card.code]
+        if t == "ship":
+            if card.attached_to is not None:
+                continue
+        elif t == "base":
+            if card.slot != "base":
+                continue
+        elif t == "armament":
+            if card.attached_to is None:
+                continue
+        elif t == "crew":
+            if card.attached_to is None and card.code not in info.passenger:
+                continue
+        else:
+            continue
+        for ability in table[card.code]:
+            cond = ability.get("condition")
+            if not cond or condition_ok(state, cond, card, card.controller):
+                out.append((card, ability))
     return out
 
 
-def _add_statics(state: GameState, card: CardInstance, table: dict, out: list) -> None:
-    if not effective(state, card):
-        return
-    for ability in table[card.code]:
-        if condition_ok(state, ability.get("condition"), card, card.controller):
-            out.append((card, ability))
+def effective_with(state: GameState, seat: int, trigger: str) -> list:
+    """`seat`'s cards in play (in the order of cards_in_play) that are effective and have
+    a `trigger` ability: ``[c for c in cards_in_play(state, seat) if effective(state, c)]``
+    less those push_trigger would skip (no ability with that trigger)."""
+    codes = state_info(state).triggers.get(trigger)
+    if not codes:
+        return []
+    return [c for c in in_play_list(state, seat) if c.code in codes and effective(state, c)]
 
 
 # --- conditions and amounts -----------------------------------------------------------
@@ -256,9 +416,17 @@ def filter_ok(
     return True
 
 
+def _payment_filter(flt):
+    """A payment has no interrupt subtype: a filter on type/subtype names interrupt cards
+    only; cost filters compare the paid card's credit cost."""
+    if flt and ("type" in flt or "subtype" in flt):
+        return {"type": "__interrupt_card_only__"}
+    return flt
+
+
 def chain_cost(state: GameState, card: CardInstance) -> int:
     for entry in state.chain:
-        if entry["card"] == card.id:
+        if entry.get("card") == card.id:
             return entry.get("cost", 0)
     return 0
 
@@ -298,9 +466,17 @@ def candidates(
     if kind in ("interrupt", "event"):
         for entry in state.chain:
             cid = entry.get("card")
-            if cid is None or cid == source_id or entry.get("kind") != "card":
+            if cid is None or cid == source_id:
                 continue
             card = state.cards[cid]
+            if entry["kind"] == "payment":  # R 12.1b: a payment is an interrupt (AMB-14)
+                if kind != "interrupt" or not _owner_ok(entry["ctrl"], owner, ctrl):
+                    continue
+                if filter_ok(state, card, _payment_filter(flt), source_id):
+                    out.append(cid)
+                continue
+            if entry["kind"] != "card":
+                continue
             if ctype(state, card) != kind or not _owner_ok(card.controller, owner, ctrl):
                 continue
             if filter_ok(state, card, flt, source_id):
@@ -309,7 +485,7 @@ def candidates(
     for seat in (ctrl, 1 - ctrl):
         if not _owner_ok(seat, owner, ctrl):
             continue
-        for card in cards_in_play(state, seat):
+        for card in in_play_list(state, seat):
             if kind == "ship":
                 if not is_ship(state, card):
                     continue
@@ -370,7 +546,11 @@ def stat(state: GameState, card: CardInstance, stat_name: str, statics=None) -> 
         if mod[0] == stat_name:
             value += mod[1]
     if statics is None:
-        statics = static_abilities(state)
+        m = state.memo
+        info = m[2] if m is not None and m[0] is state.defs and m[1] == len(m[0]) else None
+        if stat_name not in (info or state_info(state)).static_stats:
+            return max(0, value)  # no static ability of the game changes this stat
+        statics = static_abilities(state, "modify_stat")
     for src, ability in statics:
         for eff in ability["effects"]:
             if eff["effect"] == "modify_stat" and eff["stat"] == stat_name:
@@ -416,7 +596,15 @@ def x_value(state: GameState, card: CardInstance) -> int:
 def _cost_delta(state: GameState, seat: int, d: dict | None, action: str, statics=None) -> int:
     delta = 0
     if statics is None:
-        statics = static_abilities(state)
+        m = state.memo
+        info = m[2] if m is not None and m[0] is state.defs and m[1] == len(m[0]) else None
+        info = info or state_info(state)
+        if info.card_cost_static(d) if action == "card" else action in info.cost_actions:
+            statics = static_abilities(state, "cost_modifier")
+        elif not state.cost_mods:
+            return 0  # no static cost modifier of the game applies here, and no other
+        else:
+            statics = ()  # no static cost modifier of the game applies here
     for src, ability in statics:
         for eff in ability["effects"]:
             if eff["effect"] != "cost_modifier":
@@ -454,6 +642,8 @@ def action_cost(state: GameState, seat: int, action: str, base: int, statics=Non
 
 def consume_next(state: GameState, seat: int, d: dict | None, action: str) -> None:
     """A "next" cost modifier is used up by the next matching card or action."""
+    if not state.cost_mods:
+        return
     keep = []
     for mod in state.cost_mods:
         used = (
@@ -471,7 +661,7 @@ def attack_surcharge(state: GameState, seat: int, statics=None) -> int:
     """AMB-35: the sum of attack surcharges `seat` pays per attack (Aknagyűrű)."""
     total = 0
     if statics is None:
-        statics = static_abilities(state)
+        statics = static_abilities(state, "attack_surcharge")
     for src, ability in statics:
         for eff in ability["effects"]:
             if eff["effect"] == "attack_surcharge":

@@ -27,6 +27,7 @@ def ex5_to_window(state):
     pass_windows(state)  # the declaration window (R 11.4.1.2)
     do(state, "choose", value="Cobra Flash")
     do(state, "choose", value="Holdimádó")  # Dani defends
+    pass_windows(state)  # the equip and payment steps' windows (R 11.4.2, R 11.4.3, R 12.2)
     do(state, "fire", ship="Cobra Flash", target="Holdimádó")  # EX-5 step 1
     do(state, "return_fire")  # step 2
     assert card(state, "Cobra Flash").orientation == "used"  # AMB-21: at announcement
@@ -115,6 +116,7 @@ def test_r1_6_an_interrupt_that_lost_its_target_has_no_effect():
     pass_windows(state)
     do(state, "choose", value="Halálszárny")
     do(state, "choose", value="Kitinvadász")
+    pass_windows(state)  # the equip and payment steps' windows (R 12.2)
     do(state, "fire", ship="Halálszárny", target="Kitinvadász")
     do(state, "hold_fire")
     events = do(state, "play", card="Extra találat")

@@ -30,6 +30,7 @@ def ex2_to_bombardment(state, mode):
     do(state, "upgrade", card="Aknagyűrű")
     do(state, "upgrade", card="Aknagyűrű")
     do(state, "pay", card="Aknagyűrű")
+    pass_windows(state)  # paying is an interrupt: its window (R 11.3.2)
     do(state, "place", card="Tüzér", to="canteen")
     do(state, "attack", target="base", card="Chazma töltet")
     assert decision(state) == (LACI, "attackers")
@@ -39,6 +40,7 @@ def ex2_to_bombardment(state, mode):
     do(state, "done")  # EX-3 step 1: Dani does not defend
     assert decision(state) == (LACI, "payments")
     do(state, "pay", card="Tüzér")  # EX-3 step 2
+    pass_windows(state)  # paying is an interrupt: its window (R 11.3.2)
     assert decision(state) == (LACI, "mode")  # the end of the payment step (R 11.4.3.3)
     do(state, "choose", value=mode)
 
@@ -49,6 +51,7 @@ def test_ex2_aknagyuru_makes_the_opponents_attacks_cost_one_credit():
     for _ in range(2):
         do(state, "upgrade", card="Aknagyűrű")
     do(state, "pay", card="Aknagyűrű")
+    pass_windows(state)  # paying is an interrupt: its window (R 11.3.2)
     do(state, "end_turn")
     pass_windows(state)
     assert state.active == DANI
@@ -111,6 +114,7 @@ def test_ex4_trap_paid_destroys_marduk_and_tuzer():
     do(state, "choose", value="Marduk Kurios")
     assert decision(state) == (DANI, "trap")
     do(state, "pay", card="Chazma töltet")
+    pass_windows(state)  # paying is an interrupt: its window (R 11.3.2)
     assert state.players[DANI].credits == 0
     laci_trash = [state.cards[c].code for c in state.players[LACI].trash]
     assert sorted(N.find(state, n) for n in ("Marduk Kurios", "Tüzér")) == sorted(
@@ -143,6 +147,7 @@ def test_ex4_trap_cannot_be_paid_below_two_or_outside_the_bombardment():
     state = position(EX2.replace("active=laci", "active=dani").replace("turn=4", "turn=5"))
     with pytest.raises(IllegalAction) as err:
         do(state, "pay", card="Chazma töltet")
+        pass_windows(state)  # paying is an interrupt: its window (R 11.3.2)
     assert err.value.code == "TRAP_ONLY_WHEN_BOMBARDED"
 
 
@@ -396,9 +401,11 @@ def raid(ship, target, card_name=None, colony=10):
     do(state, "attack", target=target, card=card_name)
     pass_windows(state)  # Dani holds cards: he may answer the declaration (R 11.4.1.2)
     do(state, "choose", value=ship)
+    pass_windows(state)  # the equip and payment steps' windows (R 12.2)
     do(state, "choose", value=ship)  # the only bomber
     if decision(state) == (LACI, "bombers"):  # ordnance would still be possible
         do(state, "done")
+    pass_windows(state)  # the bombardment step's window (R 11.4.5, R 12.2)
     return state
 
 
@@ -508,6 +515,7 @@ def test_r4_3_5_missile_paid_in_combat_acts_at_the_end_of_payment_then_trashed()
     do(state, "choose", value="Holdimádó")
     assert decision(state) == (LACI, "payments")
     do(state, "pay", card="Torpedó")
+    pass_windows(state)  # paying is an interrupt: its window (R 11.3.2)
     assert card(state, "Holdimádó").zone == "trash"  # 3 damage to armour 3
     while decision(state) != (LACI, "main"):
         action = legal_actions(state)[-1]

@@ -1,6 +1,7 @@
 """Random games: no exceptions, and the invariants hold after every decision.
 
-The 10,000-game run is ``python -m engine.simulate`` (see engine/README.md), not a test.
+The 10,000-game run is ``bench/engine_soak.py`` (``engine.soak``; a smaller soak test is
+marked ``soak``, see test_soak.py).
 """
 
 from engine_kit import random_game
@@ -109,6 +110,7 @@ def test_invariants_after_every_decision(seed):
         hangar_limit_on_play=st.booleans(),
         active_requires_paid_for_boarding=st.booleans(),
         passenger_exempt_from_return_used=st.booleans(),
+        neutralize_payment_removes_card=st.booleans(),
     ),
 )
 def test_invariants_under_other_rulesets(seed, rules):
@@ -147,3 +149,22 @@ def test_every_card_of_the_set_takes_part_in_random_games():
         for seed in range(5):
             random_game(100 * i + seed, colonies, on_step=on_step, max_decisions=4000)
     assert len(used) >= 150, sorted({c["code"] for c in CARDS} - used)
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=10**9))
+def test_invariants_under_simplified_combat(seed):
+    """R 17.2: the same invariants with the simplified combat system (colonies without the
+    cards it bans, R 17.2.3)."""
+    from test_simplified_combat import random_colonies
+
+    from engine.rng import Rng
+
+    colonies = random_colonies(Rng.from_seed(f"simple-inv-{seed}"))
+    rules = Ruleset(simplified_combat=True)
+
+    def on_step(state, action, events):
+        check_invariants(state)
+        end_of_turn_limits(state, action, events)
+
+    random_game(seed, colonies, ruleset=rules, on_step=on_step, max_decisions=2500)

@@ -67,8 +67,10 @@ def test_r10_1_the_seed_changes_the_shuffle():
 def test_r0_6_ruleset_round_trip_and_unimplemented_flags():
     rules = Ruleset(armour_reset_scope="own", bluff_slots=("surface",))
     assert Ruleset.from_dict(json.loads(json.dumps(rules.to_dict()))) == rules
+    simple = Ruleset(simplified_combat=True)  # R 17.2: a ruleset option
+    assert Ruleset.from_dict(json.loads(json.dumps(simple.to_dict()))) == simple
     with pytest.raises(ValueError):
-        Ruleset(simplified_combat=True)  # R 17.2: not implemented yet
+        Ruleset(allow_responses_during_resolution=True)  # AMB-13: not implemented
     with pytest.raises(ValueError):
         Ruleset(armour_reset_scope="some")
 

@@ -1,0 +1,209 @@
+"""Balance report of the first-edition set (issue 4): heuristic-bot games between legal
+four-race colonies covering every race; per-race win rates with 95 % CIs.
+
+    .venv/bin/python bench/engine_balance.py [--games-per-pair 8] [--out docs/balance.md]
+
+The decks: every legal four-race combination (one race of each race pair, R 9.5): 2^4 = 16
+colonies, each built by `engine.simulate.build_colony` (15 names x 3 of those races, spread
+over types and costs). Every unordered pair of different colonies plays
+`--games-per-pair` games between two `HeuristicBot`s, half with each colony in seat 0
+(the starting player is the die roll of R 10.2), stopped at turn 300 like the simulator.
+
+Per race: the games in which exactly one side plays the race (when both do, the game says
+nothing about it); its win rate is the share of those games the side with the race won,
+with a 95 % Wilson interval. A race and its pair partner meet in exactly those games, so
+their rates add up to 100 %. Unfinished games (turn limit) are left out and counted.
+Writes docs/balance.md (the report) and bench/out/engine_balance.json (raw).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.bots import HeuristicBot  # noqa: E402
+from engine.catalog import RACE_PAIRS  # noqa: E402
+from engine.game import apply, new_game, pending  # noqa: E402
+from engine.ruleset import Ruleset  # noqa: E402
+from engine.simulate import build_colony, load_cards, wilson  # noqa: E402
+
+TURN_LIMIT = 300
+
+
+def decks(cards):
+    out = []
+    for races in itertools.product(*RACE_PAIRS):
+        out.append((list(races), build_colony(cards, list(races))))
+    return out
+
+
+def play(colonies, seed):
+    state = new_game(colonies, seed, Ruleset(turn_limit=TURN_LIMIT))
+    bots = [HeuristicBot(f"{seed}-0"), HeuristicBot(f"{seed}-1")]
+    while (p := pending(state)) is not None:
+        apply(state, bots[p.player].choose(state, p.player))
+    return state.winner, state.starting_player, state.turn
+
+
+def run(games_per_pair, seed, progress=True):
+    cards = load_cards()
+    all_decks = decks(cards)
+    pairs = list(itertools.combinations(range(len(all_decks)), 2))
+    total = len(pairs) * games_per_pair
+    games = []
+    started = time.perf_counter()
+    done = 0
+    for a, b in pairs:
+        for k in range(games_per_pair):
+            seats = (a, b) if k % 2 == 0 else (b, a)
+            colonies = [all_decks[seats[0]][1], all_decks[seats[1]][1]]
+            winner, start, turns = play(colonies, f"{seed}-{a}-{b}-{k}")
+            games.append({"decks": seats, "winner": winner, "start": start, "turns": turns})
+            done += 1
+            if progress and (done % 10 == 0 or done == total):
+                rate = done / (time.perf_counter() - started)
+                bar = "#" * (30 * done // total)
+                sys.stderr.write(f"\r[{bar:<30}] {done}/{total} {rate:.1f} games/s")
+    if progress:
+        sys.stderr.write("\n")
+    return all_decks, games, time.perf_counter() - started
+
+
+def race_rates(all_decks, games):
+    races = [r for pair in RACE_PAIRS for r in pair]
+    out = {}
+    for race in races:
+        wins = n = 0
+        for g in games:
+            if g["winner"] is None:
+                continue
+            has = [race in all_decks[d][0] for d in g["decks"]]
+            if has[0] == has[1]:
+                continue
+            n += 1
+            wins += has[g["winner"]]
+        out[race] = (wins, n, *wilson(wins, n))
+    return out
+
+
+def deck_rates(all_decks, games):
+    out = []
+    for i, (races, _) in enumerate(all_decks):
+        wins = n = 0
+        for g in games:
+            if g["winner"] is None or i not in g["decks"]:
+                continue
+            n += 1
+            wins += g["decks"][g["winner"]] == i
+        out.append((races, wins, n, *wilson(wins, n)))
+    return out
+
+
+def bar(p, width=40):
+    filled = round(p * width)
+    return "█" * filled + "·" * (width - filled)
+
+
+def report(all_decks, games, seconds, games_per_pair, seed, changes) -> str:
+    rates = race_rates(all_decks, games)
+    finished = [g for g in games if g["winner"] is not None]
+    start_wins = sum(g["winner"] == g["start"] for g in finished)
+    sp = wilson(start_wins, len(finished))
+    outside = [r for r, (_, _, p, lo, hi) in rates.items() if not 0.40 <= p <= 0.60]
+    lines = [
+        "# Balance report: the first-edition set (issue 4)",
+        "",
+        "Produced by `bench/engine_balance.py` "
+        f"(`--games-per-pair {games_per_pair} --seed {seed}`); do not edit by hand.",
+        "",
+        "**Method.** Every legal four-race colony (one race of each race pair, R 9.5): 16 "
+        "colonies, each built by `engine.simulate.build_colony` (15 names x 3 of its races, "
+        "spread over types and costs). Every pair of different colonies plays "
+        f"{games_per_pair} games between two `HeuristicBot`s, each colony in seat 0 for half of "
+        "them (the starting player is the die roll, R 10.2); games stop at turn 300. A race's "
+        "win rate counts the games in which exactly one side plays it (when both do, the game "
+        "says nothing about the race); the side with the race won that share. A race and its "
+        "pair partner meet in exactly those games, so their rates add up to 100 %. "
+        "Intervals are 95 % Wilson intervals.",
+        "",
+        f"Games: {len(games)} ({len(games) - len(finished)} stopped by the turn limit, left "
+        f"out); {seconds:.0f} s on one core (Python {platform.python_version()}, a machine "
+        "shared with other jobs). Starting player won "
+        f"{100 * sp[0]:.1f} % (95 % CI {100 * sp[1]:.1f}–{100 * sp[2]:.1f}).",
+        "",
+        "## Per race",
+        "",
+        "| race | games | wins | win rate | 95 % CI | in 40–60 %? | |",
+        "|---|---:|---:|---:|---|---|---|",
+    ]
+    for race, (wins, n, p, lo, hi) in rates.items():
+        ok = "yes" if 0.40 <= p <= 0.60 else "**no**"
+        lines.append(
+            f"| {race} | {n} | {wins} | {100 * p:.1f} % | {100 * lo:.1f}–{100 * hi:.1f} % "
+            f"| {ok} | `{bar(p)}` |"
+        )
+    lines += [
+        "",
+        "## Per colony",
+        "",
+        "| races | games | win rate | 95 % CI |",
+        "|---|---:|---:|---|",
+    ]
+    for races, _wins, n, p, lo, hi in sorted(deck_rates(all_decks, games), key=lambda r: -r[3]):
+        lines.append(
+            f"| {', '.join(races)} | {n} | {100 * p:.1f} % | {100 * lo:.1f}–{100 * hi:.1f} % |"
+        )
+    lines += ["", "## Outside 40–60 %", ""]
+    if outside:
+        lines.append(
+            "Point estimates outside the band: "
+            + ", ".join(f"{r} ({100 * rates[r][2]:.1f} %)" for r in outside)
+            + "."
+        )
+    else:
+        lines.append("No race's win rate is outside 40–60 %.")
+    lines += ["", "## Changes to the set", "", changes or "None.", ""]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games-per-pair", type=int, default=8)
+    parser.add_argument("--seed", default="balance")
+    parser.add_argument("--out", default=str(ROOT / "docs" / "balance.md"))
+    parser.add_argument(
+        "--changes", default="", help="markdown: what was changed in the set and why"
+    )
+    parser.add_argument(
+        "--from-json", help="rewrite the report from a raw file of an earlier run (no games)"
+    )
+    args = parser.parse_args()
+    if args.from_json:
+        raw = json.loads(Path(args.from_json).read_text())
+        all_decks = [(races, None) for races in raw["decks"]]
+        games, seconds = raw["games"], raw["seconds"]
+        for g in games:
+            g["decks"] = tuple(g["decks"])
+    else:
+        all_decks, games, seconds = run(args.games_per_pair, args.seed)
+    text = report(all_decks, games, seconds, args.games_per_pair, args.seed, args.changes)
+    Path(args.out).write_text(text, encoding="utf-8")
+    out = ROOT / "bench" / "out"
+    out.mkdir(exist_ok=True)
+    if not args.from_json:
+        raw = {"games": games, "decks": [r for r, _ in all_decks], "seconds": seconds}
+        (out / "engine_balance.json").write_text(json.dumps(raw))
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

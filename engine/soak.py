@@ -1,0 +1,125 @@
+"""Soak run: many random games without an exception, some replayed from their action logs.
+
+    python -m engine.soak --games 10000 --replays 1000 [--seed soak]
+
+Each game: two random legal colonies (four races, one of each race pair, 15 names x 3 of
+those races, 6 of them ships; R 9) drawn with the engine's own generator, two uniform
+random players (`RandomBot`), played to the end (R 15). The first `replays` games keep
+their action logs; each is then rebuilt with `serialize.replay(colonies, seed, log)` and
+its `state_hash` compared with the original's. Returns (and prints) a summary; any
+exception is recorded with its game's seed rather than stopping the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import traceback
+
+from .bots import RandomBot
+from .catalog import RACE_PAIRS
+from .game import apply, legal_actions, new_game, pending
+from .rng import Rng
+from .serialize import replay, state_hash
+from .simulate import load_cards
+
+
+def random_colony(rng: Rng, cards: list) -> list:
+    """A legal 45-card colony: one race of each pair (R 9.5), 6 ship names + 9 others."""
+    races = [pair[rng.below(2)] for pair in RACE_PAIRS]
+    pool = [c for c in cards if c["race"] in races]
+    ships = [c for c in pool if c["type"] == "ship"]
+    others = [c for c in pool if c["type"] != "ship"]
+    rng.shuffle(ships)
+    rng.shuffle(others)
+    return [c for c in ships[:6] + others[:9] for _ in range(3)]
+
+
+def play_one(cards, seed: str, keep_log: bool):
+    rng = Rng.from_seed(f"colonies-{seed}")
+    colonies = [random_colony(rng, cards), random_colony(rng, cards)]
+    state = new_game(colonies, seed)
+    bots = [RandomBot(f"{seed}-0"), RandomBot(f"{seed}-1")]
+    log = [] if keep_log else None
+    decisions = 0
+    while (p := pending(state)) is not None:
+        actions = legal_actions(state)
+        action = actions[bots[p.player].rng.below(len(actions))]
+        apply(state, action)
+        decisions += 1
+        if log is not None:
+            log.append(action.id)
+    return state, colonies, log, decisions
+
+
+def soak(games: int, replays: int, seed: str = "soak", progress=None, start: int = 0) -> dict:
+    """Games `start` .. `start + games - 1` of the seed; the first `replays` are replayed."""
+    cards = load_cards()
+    errors = []
+    mismatches = []
+    kept = []
+    decisions = 0
+    winners = [0, 0]
+    started = time.perf_counter()
+    for i in range(games):
+        game_seed = f"{seed}-{start + i}"
+        try:
+            state, colonies, log, n = play_one(cards, game_seed, i < replays)
+        except Exception:  # noqa: BLE001 - the point is to count them, with the seed
+            errors.append({"seed": game_seed, "error": traceback.format_exc(limit=3)})
+            continue
+        decisions += n
+        winners[state.winner] += 1
+        if log is not None:
+            kept.append((game_seed, colonies, log, state_hash(state)))
+        if progress is not None:
+            progress(i + 1, games)
+    played = time.perf_counter() - started
+    for game_seed, colonies, log, digest in kept:
+        try:
+            again = replay(colonies, game_seed, log)
+        except Exception:  # noqa: BLE001
+            mismatches.append({"seed": game_seed, "error": traceback.format_exc(limit=3)})
+            continue
+        if state_hash(again) != digest or pending(again) is not None:
+            mismatches.append({"seed": game_seed, "hash": digest, "again": state_hash(again)})
+    return {
+        "seed": seed,
+        "start": start,
+        "games": games,
+        "errors": errors,
+        "replays": len(kept),
+        "replay_mismatches": mismatches,
+        "decisions": decisions,
+        "seat0_wins": winners[0],
+        "seat1_wins": winners[1],
+        "play_seconds": round(played, 1),
+        "total_seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+def _bar(done, total):
+    if done == total or done % max(1, total // 100) == 0:
+        width = 40
+        filled = width * done // total
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        if done == total:
+            sys.stderr.write("\n")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--replays", type=int, default=1_000)
+    parser.add_argument("--seed", default="soak")
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args(argv)
+    result = soak(args.games, args.replays, args.seed, None if args.quiet else _bar)
+    print(json.dumps(result, indent=2))
+    return 1 if result["errors"] or result["replay_mismatches"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
