@@ -6,12 +6,12 @@ PY := $(VENV)/bin/python
 PG_URL ?= postgres://postgres@127.0.0.1:5432/kgk
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test setup deps translations db lint test-sqlite test-postgres browser worker bench clean
+.PHONY: run test setup deps translations db lint test-sqlite test-postgres test-soak browser worker beat bench clean
 
 run: setup db  ## set up and serve the site with the embedded default (SQLite, eager Celery)
 	$(PY) manage.py runserver $(HOST)
 
-test: setup browser lint test-sqlite test-postgres  ## set up and run every test
+test: setup browser lint test-sqlite test-postgres test-soak  ## set up and run every test
 
 setup: $(VENV)/.installed translations
 
@@ -35,18 +35,22 @@ lint: setup
 # The embedded default: SQLite, eager Celery. PostgreSQL-only tests are deselected here
 # and run in test-postgres.
 test-sqlite: setup
-	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m "not postgres" -q
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m "not postgres and not soak" -q
 
 # The same suite against the local PostgreSQL server. Without one it is skipped with a
 # reason on a developer machine, and fails under CI=true.
 test-postgres: setup
 	@if $(PY) scripts/service_check.py postgres "$(PG_URL)"; then \
-		DATABASE_URL="$(PG_URL)" KGK_REQUIRE_POSTGRES=1 $(PY) -m pytest -q; \
+		DATABASE_URL="$(PG_URL)" KGK_REQUIRE_POSTGRES=1 $(PY) -m pytest -m "not soak" -q; \
 	elif [ "$$CI" = "true" ]; then \
 		echo "CI=true and PostgreSQL is not reachable at $(PG_URL): failing"; exit 1; \
 	else \
 		echo "SKIPPED test-postgres: no PostgreSQL at $(PG_URL) (set PG_URL to point at one)"; \
 	fi
+
+# The rules engine's soak run (random games, replays from their logs): once, no database.
+test-soak: setup
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m soak -q tests/engine
 
 # Debian's Chromium for the Playwright browser tests (no browser download).
 browser:
@@ -58,6 +62,9 @@ browser:
 
 worker: setup  ## a Celery worker for the services mode (needs REDIS_URL)
 	$(VENV)/bin/celery -A cardgame worker --loglevel=info
+
+beat: setup  ## the one Celery beat of a site: match clocks every second (needs REDIS_URL)
+	$(VENV)/bin/celery -A cardgame beat --loglevel=info
 
 bench: setup
 	DATABASE_URL="$(PG_URL)" $(PY) bench/search_latency.py

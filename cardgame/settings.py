@@ -23,6 +23,7 @@ ALLOWED_HOSTS = os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver"
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
 INSTALLED_APPS = [
+    "daphne",  # runserver speaks ASGI (WebSockets) in the embedded default
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -37,6 +38,9 @@ INSTALLED_APPS = [
     "cards_data",
     "decks",
     "tournaments",
+    "decklab",
+    "channels",
+    "matches",
 ]
 
 MIDDLEWARE = [
@@ -95,6 +99,29 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# At-least-once delivery (acks_late + reject_on_worker_lost + prefetch 1); the matches app's
+# idempotence (unique client action ids, a locked match row) makes the effect exactly-once.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A task of a worker that died comes back after the visibility timeout; it matches the
+# clocks' per-decision limit (matches.clocks), and the clock sweep re-queues sooner.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "60"))
+}
+CELERY_BEAT_SCHEDULE = {
+    "matches-clocks": {"task": "matches.tasks.check_clocks", "schedule": 1.0},
+}
+
+# Django Channels: Redis when REDIS_URL is set (any web process reaches any socket),
+# otherwise one process's memory (the embedded default).
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

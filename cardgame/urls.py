@@ -10,6 +10,8 @@ urlpatterns = [
     path("api/", include("decks.api_urls")),
     path("api/", include("cards_data.api_urls")),
     path("api/", include("tournaments.api_urls")),
+    path("api/", include("matches.api_urls")),
+    path("api/", include("decklab.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
@@ -21,6 +23,8 @@ urlpatterns += i18n_patterns(
     path("accounts/", include("accounts.urls")),
     path("decks/", include("decks.urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("lab/", include("decklab.urls")),
+    path("play/", include("matches.urls")),
     path("", include("cards_data.urls")),
     prefix_default_language=True,
 )

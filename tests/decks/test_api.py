@@ -76,16 +76,6 @@ def test_messages_follow_the_request_language(client, catalogue):
 
 
 @pytest.fixture
-def alice(django_user_model):
-    return django_user_model.objects.create_user("alice", password="pw-alice-123")
-
-
-@pytest.fixture
-def bob(django_user_model):
-    return django_user_model.objects.create_user("bob", password="pw-bob-123")
-
-
-@pytest.fixture
 def public_deck(catalogue, alice):
     return services.save_deck(alice, name="Laci", cards=colony(LACI), is_public=True)
 

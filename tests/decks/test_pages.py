@@ -35,16 +35,6 @@ def colony(races, total=45, copies=3):
 
 
 @pytest.fixture
-def alice(django_user_model):
-    return django_user_model.objects.create_user("alice", password="pw-alice-123")
-
-
-@pytest.fixture
-def bob(django_user_model):
-    return django_user_model.objects.create_user("bob", password="pw-bob-123")
-
-
-@pytest.fixture
 def laci_deck(catalogue, alice):
     return services.save_deck(alice, name="Laci colony", cards=colony(LACI), is_public=True)
 

@@ -1,0 +1,444 @@
+"""Online matches: latency at human pace, worker throughput, resync, clock lateness.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/kgk .venv/bin/python bench/matches_bench.py \
+        [--games 50] [--seconds 60] [--think 1.0] [--runs 1]
+
+Uses its own database `kgk_bench_matches` (dropped and recreated) and Redis DB 4 (flushed),
+a real ASGI server (daphne, one process), real Celery worker processes (`--pool=solo`) and a
+beat. Phases:
+
+1. latency: N games between two simulated people each (2N WebSocket clients); a player
+   who has a decision waits a think time (uniform 0.5..1.5 x --think s), then POSTs a random
+   legal action over HTTP with session + CSRF. Measured: POST sent -> the update with that
+   version received on the first of the two players' sockets ("first") and on both
+   ("both" = the later of the two). During the games, sockets of random players reconnect:
+   connect -> first message (the full state) = resync time.
+2. throughput: one worker; 50 games whose next action is submitted as soon as the previous
+   is applied (a driver in this process); applied actions per second of that worker.
+3. clocks: 20 games with a 2 s decision limit that nobody plays; the beat's default move
+   request time minus the decision deadline = lateness.
+
+Goals (issue 5): p50 <= 30 ms, p95 <= 100 ms; >= 100 applied actions/s per worker process;
+resync p95 <= 300 ms; a timeout at most 2 s late.
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import secrets
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from benchdb import ROOT, bench_url, percentile, recreate_database  # noqa: E402
+
+REDIS = "redis://127.0.0.1:6379/4"
+PORT = 8765
+HOST = f"127.0.0.1:{PORT}"
+OUT = ROOT / "bench" / "out"
+
+
+# --- processes -------------------------------------------------------------------------------
+
+
+def env_for(db_url):
+    return {**os.environ, "DATABASE_URL": db_url, "REDIS_URL": REDIS, "DEBUG": "false",
+            "LOG_LEVEL": "ERROR", "PYTHONPATH": str(ROOT)}  # fmt: skip
+
+
+def start(name, command, db_url, ready=None, timeout=60):
+    log_path = OUT / f"matches_{name}.log"
+    log = open(log_path, "w")  # noqa: SIM115 (closed when the process ends)
+    process = subprocess.Popen(command, cwd=ROOT, env=env_for(db_url), stdout=log, stderr=log)
+    deadline = time.monotonic() + timeout
+    while ready is not None and time.monotonic() < deadline:
+        if ready(log_path):
+            return process
+        if process.poll() is not None:
+            break
+        time.sleep(0.2)
+    if ready is not None:
+        raise RuntimeError(f"{name} did not start: {log_path.read_text()[-2000:]}")
+    return process
+
+
+def start_worker(db_url, index, beat=False):
+    command = [sys.executable, "-m", "celery", "-A", "cardgame", "worker", "--pool=solo",
+               "-n", f"bench{index}@%h", "--without-gossip", "--without-mingle",
+               "--loglevel=INFO"]  # fmt: skip
+    return start(f"worker{index}", command, db_url, lambda p: "ready." in p.read_text())
+
+
+def start_beat(db_url):
+    command = [sys.executable, "-m", "celery", "-A", "cardgame", "beat", "--loglevel=INFO",
+               "-s", str(OUT / "matches_beat_schedule")]  # fmt: skip
+    return start("beat", command, db_url, lambda p: "beat: Starting" in p.read_text())
+
+
+def start_web(db_url):
+    command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(PORT),
+               "cardgame.asgi:application"]  # fmt: skip
+
+    def ready(_path):
+        try:
+            urllib.request.urlopen(f"http://{HOST}/healthz", timeout=1)
+            return True
+        except OSError:
+            return False
+
+    return start("web", command, db_url, ready)
+
+
+def stop(processes):
+    for process in processes:
+        if process.poll() is None:
+            process.terminate()
+    for process in processes:
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+# --- setup in this process -------------------------------------------------------------------
+
+
+def setup_django(db_url):
+    os.environ.update(env_for(db_url))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardgame.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+    from cards_data.loader import load_cards
+
+    load_cards()
+
+
+def make_players(count):
+    """Users with a legal deck each and a logged-in session cookie (+ CSRF token)."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    sys.path.insert(0, str(ROOT / "tests" / "matches"))
+    from kit import legal_colony
+
+    users = []
+    for i in range(count):
+        user = get_user_model().objects.create_user(f"bench{i}", password="x-bench-pw-1")
+        client = Client()
+        client.force_login(user)
+        users.append((user, client.cookies["sessionid"].value, legal_colony(i % 8)))
+    return users
+
+
+def create_games(players, n, **kw):
+    from matches import services
+
+    games = []
+    for g in range(n):
+        (a, _, ca), (b, _, cb) = players[2 * g], players[2 * g + 1]
+        games.append(services.create_match(players=(a, b), colonies=(ca, cb), seed=g, **kw).pk)
+    return games
+
+
+# --- phase 1: people over HTTP + WebSocket -------------------------------------------------------
+
+
+class Person:
+    def __init__(self, match_id, seat, session, think, record, rng):
+        self.match_id, self.seat, self.think = match_id, seat, think
+        self.csrf = secrets.token_hex(16)
+        self.cookie = f"sessionid={session}; csrftoken={self.csrf}"
+        self.record, self.rng = record, rng
+        self.latest = None
+        self.changed = asyncio.Event()
+        self.over = False
+
+    def post(self, body):
+        request = urllib.request.Request(
+            f"http://{HOST}/api/matches/{self.match_id}/actions/",
+            data=json.dumps(body).encode(),
+            headers={
+                "Content-Type": "application/json",
+                "Cookie": self.cookie,
+                "X-CSRFToken": self.csrf,
+                "Origin": f"http://{HOST}",
+            },  # fmt: skip
+            method="POST",
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status
+        except urllib.error.HTTPError as exc:
+            return exc.code
+
+    async def socket_loop(self, websockets, stop_at):
+        while time.monotonic() < stop_at and not self.over:
+            started = time.perf_counter()
+            async with websockets.connect(
+                f"ws://{HOST}/ws/matches/{self.match_id}/",
+                additional_headers={"Cookie": self.cookie, "Origin": f"http://{HOST}"},
+            ) as ws:
+                first = True
+                reconnect_at = time.monotonic() + self.rng.uniform(5, 20)
+                while time.monotonic() < min(stop_at, reconnect_at) and not self.over:
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                    except TimeoutError:
+                        continue
+                    now = time.perf_counter()
+                    message = json.loads(raw)
+                    if first:
+                        self.record["resync"].append((now - started) * 1000)
+                        first = False
+                    key = (self.match_id, message["version"], self.seat)
+                    self.record["arrivals"].setdefault(key, now)
+                    if self.latest is None or message["version"] >= self.latest["version"]:
+                        self.latest = message
+                        self.changed.set()
+                    self.over = message["state"]["status"] != "active"
+        self.changed.set()
+
+    async def play_loop(self, stop_at):
+        acted = set()
+        while time.monotonic() < stop_at and not self.over:
+            state = self.latest["state"] if self.latest else None
+            if not state or not state["legal_actions"] or state["version"] in acted:
+                self.changed.clear()
+                try:
+                    await asyncio.wait_for(self.changed.wait(), timeout=1)
+                except TimeoutError:
+                    pass
+                continue
+            await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+            version = state["version"]
+            if self.latest["state"]["version"] != version:
+                continue
+            action = self.rng.choice(state["legal_actions"])["id"]
+            body = {"client_action_id": f"p{self.seat}v{version}", "expected_version": version,
+                    "action": action}  # fmt: skip
+            sent = time.perf_counter()
+            status = await asyncio.to_thread(self.post, body)
+            acted.add(version)
+            self.record["status"][status] = self.record["status"].get(status, 0) + 1
+            if status == 202:
+                self.record["posts"].append((self.match_id, version + 1, sent, time.monotonic()))
+
+
+async def human_phase(games, sessions, seconds, think):
+    import concurrent.futures
+
+    import websockets
+
+    loop = asyncio.get_running_loop()
+    loop.set_default_executor(concurrent.futures.ThreadPoolExecutor(max_workers=64))
+    record = {"arrivals": {}, "posts": [], "resync": [], "status": {}}
+    rng = random.Random(1)
+    stop_at = time.monotonic() + seconds
+    tasks = []
+    for g, match_id in enumerate(games):
+        for s in (0, 1):
+            person = Person(match_id, s, sessions[2 * g + s], think, record, rng)
+            tasks += [person.socket_loop(websockets, stop_at), person.play_loop(stop_at)]
+    await asyncio.gather(*tasks)
+    return latencies(record, stop_at)
+
+
+def latencies(record, stop_at):
+    """POST sent -> that version's update on each player's socket (after the run: no polling
+    in the measuring process while it runs)."""
+    stats = {"first": [], "both": [], "resync": record["resync"], "lost": 0,
+             "status": record["status"]}  # fmt: skip
+    arrivals = record["arrivals"]
+    for match_id, version, sent, posted_at in record["posts"]:
+        got = [arrivals.get((match_id, version, seat)) for seat in (0, 1)]
+        if None in got:
+            if posted_at < stop_at - 10:  # not just cut off by the end of the run
+                stats["lost"] += 1
+            continue
+        stats["both"].append((max(got) - sent) * 1000)
+        stats["first"].append((min(got) - sent) * 1000)
+    return stats
+
+
+# --- phase 2: worker throughput ------------------------------------------------------------
+
+
+def cpu_seconds(pid) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def throughput_phase(players, seconds):
+    from matches import services
+    from matches.models import Match
+
+    games = create_games(players, 50)
+    users = {}
+    for match in Match.objects.filter(pk__in=games).prefetch_related("seats__user"):
+        users[match.pk] = [s.user for s in match.seats.order_by("seat")]
+    rng = random.Random(2)
+    submitted = {}
+    applied_before = sum(Match.objects.filter(pk__in=games).values_list("version", flat=True))
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        fields = ("pk", "version", "deciding_seat", "legal_ids", "status")
+        for match in Match.objects.filter(pk__in=games, status="active").only(*fields):
+            if submitted.get(match.pk) == match.version or not match.legal_ids:
+                continue
+            submitted[match.pk] = match.version
+            services.submit_action(
+                match, users[match.pk][match.deciding_seat], client_action_id=f"t{match.version}",
+                expected_version=match.version, action=rng.choice(match.legal_ids),
+            )  # fmt: skip
+        time.sleep(0.01)
+    elapsed = time.perf_counter() - start
+    applied = sum(Match.objects.filter(pk__in=games).values_list("version", flat=True))
+    return (applied - applied_before) / elapsed
+
+
+def bot_phase(seconds):
+    """Bot-against-bot games: two tasks per action (the bot's move, then the drain)."""
+    from matches import services
+    from matches.models import ActionRequest
+
+    sys.path.insert(0, str(ROOT / "tests" / "matches"))
+    from kit import legal_colony
+
+    start_count = ActionRequest.objects.filter(status="applied").count()
+    for g in range(20):
+        services.create_match(players=(None, None), colonies=(legal_colony(g), legal_colony(g + 1)),
+                              bots=("heuristic", "random"), seed=1000 + g)  # fmt: skip
+    start = time.perf_counter()
+    time.sleep(seconds)
+    done = ActionRequest.objects.filter(status="applied").count() - start_count
+    rate = done / (time.perf_counter() - start)
+    stop_all_games()
+    return rate
+
+
+def stop_all_games():
+    """Abort what is still running and let the worker's queue empty before the next phase."""
+    from matches.models import ActionRequest, Match
+
+    Match.objects.filter(status="active").update(status="aborted", decision_deadline=None)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if not ActionRequest.objects.filter(status="pending").exists():
+            break
+        time.sleep(0.2)
+    time.sleep(2)
+
+
+# --- phase 3: clocks -------------------------------------------------------------------------
+
+
+def clock_phase(players, count=20, limit=2):
+    from matches.models import ActionRequest, Match
+
+    games = create_games(players, count)
+    Match.objects.filter(pk__in=games).update(decision_limit=limit)
+    from django.utils import timezone
+
+    deadlines = {}
+    now = timezone.now()
+    for i, pk in enumerate(games):  # spread the deadlines over the beat's 1 s period
+        deadline = now + timezone.timedelta(seconds=limit + i * 0.137)
+        Match.objects.filter(pk=pk).update(decision_started=now, decision_deadline=deadline)
+        deadlines[pk] = (deadline, Match.objects.get(pk=pk).version)
+    time.sleep(limit + count * 0.137 + 6)
+    late = []
+    for pk, (deadline, version) in deadlines.items():
+        request = ActionRequest.objects.filter(match_id=pk, client_action_id=f"timeout:{version}")
+        request = request.first()
+        if request is not None:
+            late.append((request.created - deadline).total_seconds())
+    return late
+
+
+def summary(name, samples):
+    if not samples:
+        return f"{name}: no samples"
+    return (f"{name}: n={len(samples)} p50={percentile(samples, 0.5):.1f} "
+            f"p95={percentile(samples, 0.95):.1f} max={max(samples):.1f}")  # fmt: skip
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    OUT.mkdir(exist_ok=True)
+    source = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/kgk")
+    db_url = bench_url(source, "kgk_bench_matches")
+    recreate_database(db_url)
+    import redis
+
+    redis.Redis.from_url(REDIS).flushdb()
+    setup_django(db_url)
+    players = make_players(2 * args.games + 2 * 50 + 2 * 20)
+    processes = []
+    try:
+        processes.append(start_web(db_url))
+        processes += [start_worker(db_url, i) for i in range(args.workers)]
+        games = create_games(players[: 2 * args.games], args.games)
+        sessions = [session for _u, session, _c in players[: 2 * args.games]]
+        stats = asyncio.run(human_phase(games, sessions, args.seconds, args.think))
+        print(f"phase 1: {args.games} games, {args.workers} workers, think {args.think} s")
+        for key in ("first", "both", "resync"):
+            print("  " + summary(key + " ms", stats[key]))
+        print(f"  lost updates: {stats['lost']}; POST statuses: {stats['status']}")
+        stop(processes[2:])
+        processes = processes[:2]  # web + one worker
+        rest = players[2 * args.games :]
+        stop_all_games()
+        from matches.models import ActionRequest
+
+        worker = processes[1]
+        applied0, cpu0 = (
+            ActionRequest.objects.filter(status="applied").count(),
+            cpu_seconds(worker.pid),
+        )
+        rate = throughput_phase(rest[:100], 20)
+        stop_all_games()
+        applied1, cpu1 = (
+            ActionRequest.objects.filter(status="applied").count(),
+            cpu_seconds(worker.pid),
+        )
+        per_action = (cpu1 - cpu0) / max(1, applied1 - applied0) * 1000
+        print(f"phase 2: {rate:.1f} applied actions/s on ONE worker process (players' actions)")
+        print(f"         worker CPU per applied action {per_action:.1f} ms "
+              f"(= {1000 / per_action:.0f} actions/s on a core of its own)")  # fmt: skip
+        cpu0, applied0 = cpu1, applied1
+        bots = bot_phase(20)
+        applied1, cpu1 = (
+            ActionRequest.objects.filter(status="applied").count(),
+            cpu_seconds(worker.pid),
+        )
+        per_action = (cpu1 - cpu0) / max(1, applied1 - applied0) * 1000
+        print(f"         {bots:.1f} applied actions/s on ONE worker (bot games: move + drain);"
+              f" CPU per action {per_action:.1f} ms")  # fmt: skip
+        processes.append(start_beat(db_url))
+        late = clock_phase(rest[100:140])
+        print("phase 3: " + summary("timeout lateness s", late))
+        if late:
+            print(f"         median {statistics.median(late):.2f} s")
+    finally:
+        stop(processes)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""Deck lab endpoints: start a run, read its progress and results (thin: services work)."""
+
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from rest_framework import status
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+
+from decks.selectors import visible_decks
+
+from . import services
+from .selectors import run_results, visible_runs
+
+
+class BadInput(ValueError):
+    pass
+
+
+def parse_games(value) -> int:
+    """The number of games from JSON or a form: a whole number in range, or BadInput."""
+    if isinstance(value, bool) or value is None or value == "":
+        raise BadInput(_("Give the number of games as a whole number."))
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+        value = int(value.strip())
+    if not isinstance(value, int):
+        raise BadInput(_("The number of games must be a whole number, e.g. 200."))
+    if not services.MIN_GAMES <= value <= services.MAX_GAMES:
+        raise BadInput(
+            _("The number of games must be between %(low)d and %(high)d.")
+            % {"low": services.MIN_GAMES, "high": services.MAX_GAMES}
+        )
+    return value
+
+
+def parse_deck_id(value) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | str) or not str(value).isdigit():
+        raise BadInput(_("Give the deck as its numeric id."))
+    return int(value)
+
+
+def refused(error: services.LabRefused) -> Response:
+    return Response(
+        {"detail": error.message, "code": error.code, "problems": list(error.problems)},
+        status=error.status,
+    )
+
+
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def start_run(request):
+    """Start a run: {"deck": id, "games": N}; 201 with the run, 400/404/409/422 otherwise."""
+    data = request.data if isinstance(request.data, dict) else None
+    if data is None:
+        return Response({"detail": _('Send a JSON object: {"deck": id, "games": N}.')}, 400)
+    try:
+        deck_id = parse_deck_id(data.get("deck"))
+        games = parse_games(data.get("games"))
+    except BadInput as error:
+        return Response({"detail": str(error), "code": "bad_input"}, status=400)
+    deck = get_object_or_404(visible_decks(request.user), pk=deck_id)
+    try:
+        run = services.start_run(request.user, deck, games)
+    except services.LabRefused as error:
+        return refused(error)
+    run.refresh_from_db()
+    return Response(run_results(run), status=status.HTTP_201_CREATED)
+
+
+@api_view(["GET"])
+def run_detail(request, pk):
+    """A run's progress and results (win rates with 95 % Wilson intervals)."""
+    run = get_object_or_404(visible_runs(request.user), pk=pk)
+    return Response(run_results(run))

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class DecklabConfig(AppConfig):
+    name = "decklab"
+    verbose_name = "Deck lab"

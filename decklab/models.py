@@ -1,0 +1,75 @@
+"""Deck lab: a run of simulated games (heuristic bots) of one deck against the gauntlet.
+
+A run is split into chunks of games so several Celery workers share it; each chunk
+stores its own tallies, and the run's results are sums over its finished chunks.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def new_seed() -> str:
+    return secrets.token_hex(8)
+
+
+class LabRun(models.Model):
+    QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+    STATUS_CHOICES = [
+        (QUEUED, _("Queued")),
+        (RUNNING, _("Running")),
+        (DONE, _("Finished")),
+        (FAILED, _("Failed")),
+    ]
+
+    deck = models.ForeignKey("decks.Deck", on_delete=models.CASCADE, related_name="lab_runs")
+    deck_version = models.PositiveIntegerField(default=0)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lab_runs"
+    )
+    ruleset = models.CharField(max_length=20, default="original")
+    colony = models.JSONField(help_text="[[code, count], ...] frozen when the run starts")
+    games = models.PositiveIntegerField()
+    seed = models.CharField(max_length=32, default=new_seed)
+    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=QUEUED)
+    error = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self):
+        return f"lab run {self.pk} of deck {self.deck_id} ({self.games} games)"
+
+
+class LabChunk(models.Model):
+    """Games [first, first + games) against one reference colony, played by one task."""
+
+    PENDING, DONE, FAILED = "pending", "done", "failed"
+
+    run = models.ForeignKey(LabRun, on_delete=models.CASCADE, related_name="chunks")
+    index = models.PositiveIntegerField()
+    opponent = models.CharField(max_length=30, help_text="reference colony key")
+    first = models.PositiveIntegerField(help_text="index of the first game against this opponent")
+    games = models.PositiveIntegerField()
+    status = models.CharField(max_length=10, default=PENDING)
+    # On the play = the lab's deck is the starting player (R 10.2); on the draw = it is not.
+    play_games = models.PositiveIntegerField(default=0)
+    play_wins = models.PositiveIntegerField(default=0)
+    draw_games = models.PositiveIntegerField(default=0)
+    draw_wins = models.PositiveIntegerField(default=0)
+    unfinished = models.PositiveIntegerField(default=0, help_text="stopped by the turn limit")
+    turns = models.PositiveIntegerField(default=0, help_text="sum over the chunk's games")
+    worker = models.CharField(max_length=120, blank=True, help_text="host:pid that played it")
+    seconds = models.FloatField(default=0.0)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["run", "index"]
+        constraints = [models.UniqueConstraint(fields=["run", "index"], name="one_chunk_per_index")]
+
+    def __str__(self):
+        return f"chunk {self.index} of run {self.run_id}"

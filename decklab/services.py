@@ -1,0 +1,167 @@
+"""Writes of the deck lab: start a run (split into chunks), play a chunk, finish the run."""
+
+import logging
+import os
+import socket
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from cards_data.selectors import card_dicts
+from decks.services import validate_entries
+
+from . import simulation
+from .models import LabChunk, LabRun
+from .reference import colony_codes, reference_deck, reference_decks
+
+logger = logging.getLogger(__name__)
+
+MIN_GAMES = 1
+MAX_GAMES = 5000
+CHUNK_GAMES = 25  # small enough that two workers share even a short run, big enough to be cheap
+
+
+class LabRefused(Exception):
+    """The run cannot start now (409) or for this deck (422); `problems` lists R 9 breaks."""
+
+    def __init__(self, message, *, status=422, code="refused", problems=()):
+        super().__init__(message)
+        self.message, self.status, self.code, self.problems = message, status, code, problems
+
+
+def deck_colony(deck) -> list[list]:
+    return sorted([entry.card.code, entry.count] for entry in deck.entries.all())
+
+
+def _check_deck(deck, colony):
+    problems = validate_entries([tuple(row) for row in colony], deck.ruleset)
+    if problems:
+        raise LabRefused(
+            _("This deck is not legal, so it cannot be played: fix it in the builder first."),
+            code="deck_not_legal",
+            problems=problems,
+        )
+    try:
+        simulation.game_ruleset(deck.ruleset)
+    except ValueError as error:
+        raise LabRefused(
+            _("Decks for the simplified combat variant cannot be simulated yet."),
+            code="ruleset_not_supported",
+        ) from error
+
+
+def _check_no_active_run(user):
+    if LabRun.objects.filter(owner=user, status__in=[LabRun.QUEUED, LabRun.RUNNING]).exists():
+        raise LabRefused(
+            _("You already have a lab run in progress: wait until it finishes."),
+            status=409,
+            code="run_in_progress",
+        )
+
+
+def split_games(games: int, opponents: list[str], chunk: int = CHUNK_GAMES) -> list[tuple]:
+    """(opponent, first game, games) chunks: the games spread evenly over the opponents."""
+    chunks = []
+    for k, opponent in enumerate(opponents):
+        share = games // len(opponents) + (k < games % len(opponents))
+        for first in range(0, share, chunk):
+            chunks.append((opponent, first, min(chunk, share - first)))
+    return chunks
+
+
+def start_run(user, deck, games: int) -> LabRun:
+    if not MIN_GAMES <= games <= MAX_GAMES:
+        raise ValueError(f"games must be between {MIN_GAMES} and {MAX_GAMES}")
+    colony = deck_colony(deck)
+    _check_deck(deck, colony)
+    with transaction.atomic():
+        _check_no_active_run(user)
+        run = LabRun.objects.create(
+            deck=deck,
+            deck_version=max((v.number for v in deck.versions.all()), default=0),
+            owner=user,
+            ruleset=deck.ruleset,
+            colony=colony,
+            games=games,
+        )
+        opponents = [ref["key"] for ref in reference_decks()]
+        LabChunk.objects.bulk_create(
+            LabChunk(run=run, index=i, opponent=opponent, first=first, games=n)
+            for i, (opponent, first, n) in enumerate(split_games(games, opponents))
+        )
+        chunk_ids = list(run.chunks.values_list("pk", flat=True))
+        transaction.on_commit(lambda: _queue_chunks(chunk_ids))
+    return run
+
+
+def _queue_chunks(chunk_ids):
+    from .tasks import play_lab_chunk
+
+    for chunk_id in chunk_ids:
+        play_lab_chunk.delay(chunk_id)
+
+
+def _colonies(run, opponent: str) -> list[list[dict]]:
+    theirs = reference_deck(opponent)["cards"]
+    dicts = card_dicts({code for code, _n in run.colony} | {code for code, _n in theirs})
+    return [
+        [dicts[code] for code in colony_codes(run.colony)],
+        [dicts[code] for code in colony_codes(theirs)],
+    ]
+
+
+def play_chunk(chunk_id: int) -> None:
+    """Play one chunk and store its tallies once (a redelivered task finds it done)."""
+    chunk = LabChunk.objects.select_related("run").filter(pk=chunk_id).first()
+    if chunk is None or chunk.status != LabChunk.PENDING:
+        return
+    run = chunk.run
+    LabRun.objects.filter(pk=run.pk, status=LabRun.QUEUED).update(status=LabRun.RUNNING)
+    try:
+        tally = simulation.play_games(
+            _colonies(run, chunk.opponent),
+            seed=f"{run.seed}-{chunk.opponent}",
+            first=chunk.first,
+            games=chunk.games,
+            ruleset=simulation.game_ruleset(run.ruleset),
+        )
+    except Exception as error:  # an engine bug must not leave the run spinning forever
+        logger.exception("lab chunk %s failed", chunk_id)
+        _fail(chunk_id, run.pk, f"{type(error).__name__}: {error}")
+        return
+    _store(chunk_id, run.pk, tally)
+
+
+def _store(chunk_id, run_id, tally):
+    with transaction.atomic():
+        chunk = LabChunk.objects.select_for_update().get(pk=chunk_id)
+        if chunk.status != LabChunk.PENDING:
+            return  # another delivery of the same task stored it first
+        for field, value in tally.items():
+            setattr(chunk, field, value)
+        chunk.status = LabChunk.DONE
+        chunk.worker = f"{socket.gethostname()}:{os.getpid()}"
+        chunk.finished = timezone.now()
+        chunk.save()
+        _finish_if_complete(run_id)
+
+
+def _fail(chunk_id, run_id, message):
+    with transaction.atomic():
+        LabChunk.objects.filter(pk=chunk_id, status=LabChunk.PENDING).update(
+            status=LabChunk.FAILED, finished=timezone.now()
+        )
+        LabRun.objects.filter(pk=run_id).exclude(status=LabRun.DONE).update(
+            status=LabRun.FAILED, error=message[:2000], finished=timezone.now()
+        )
+
+
+def _finish_if_complete(run_id):
+    run = LabRun.objects.select_for_update().get(pk=run_id)
+    if run.status in (LabRun.DONE, LabRun.FAILED):
+        return
+    if not run.chunks.filter(status=LabChunk.PENDING).exists():
+        run.status = LabRun.DONE
+        run.finished = timezone.now()
+        run.save(update_fields=["status", "finished"])

@@ -1,0 +1,208 @@
+"""The matches HTTP API (docs/matches-api.md): thin views over services and selectors.
+
+Every error is JSON with `detail` (a sentence a person can act on) and `code`:
+400 malformed, 403 not yours, 404 unknown, 409 not now (stale version, not open), 422 not
+allowed (illegal action, illegal deck).
+"""
+
+import functools
+
+from django.contrib.auth import get_user_model
+from django.db import OperationalError
+from rest_framework import status
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.decorators import api_view, authentication_classes
+from rest_framework.exceptions import APIException
+from rest_framework.response import Response
+
+from decks.models import Deck
+
+from . import selectors, services
+from .errors import BadRequest, Forbidden, MatchError, NotFound
+
+BUSY = "The game server cannot reach its database right now; try again in a few seconds."
+
+
+class DatabaseBusy(APIException):
+    status_code = 503
+    default_detail = BUSY
+    default_code = "UNAVAILABLE"
+
+
+class SessionAuth(SessionAuthentication):
+    """Session auth whose database outage is a 503 to retry, not a 500 (the session lookup
+    runs before the view, outside `json_errors`)."""
+
+    def authenticate(self, request):
+        try:
+            return super().authenticate(request)
+        except OperationalError as exc:
+            raise DatabaseBusy({"detail": BUSY, "code": "UNAVAILABLE"}) from exc
+
+
+def json_errors(view):
+    """Typed service errors and DRF's own (parse, auth) as {detail, code}, never a 500."""
+
+    @functools.wraps(view)
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except MatchError as exc:
+            return Response(exc.payload(), status=exc.status)
+        except APIException as exc:
+            detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+            return Response({"detail": detail, "code": exc.default_code}, status=exc.status_code)
+        except OperationalError:  # the database is down or full: retry, nothing was lost
+            return Response(
+                {"detail": BUSY, "code": "UNAVAILABLE"}, status=503, headers={"Retry-After": "2"}
+            )
+
+    return wrapper
+
+
+def match_api(methods):
+    """@api_view with the matches' session auth and error shape."""
+
+    def decorate(view):
+        return api_view(methods)(authentication_classes([SessionAuth])(json_errors(view)))
+
+    return decorate
+
+
+def _body(request) -> dict:
+    data = request.data
+    if not isinstance(data, dict):
+        raise BadRequest("BAD_BODY", "Send a JSON object.")
+    return data
+
+
+def _int_field(data, name, *, required=True):
+    value = data.get(name)
+    if value is None and not required:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | str) or not str(value).isdigit():
+        raise BadRequest(f"BAD_{name.upper()}", f"{name} must be a whole number (an id).")
+    return int(value)
+
+
+def _my_deck(request, data) -> Deck:
+    deck_id = _int_field(data, "deck")
+    deck = Deck.objects.filter(pk=deck_id, owner_id=request.user.pk).first()
+    if deck is None:
+        raise NotFound("NO_SUCH_DECK", f"Deck {deck_id} is not one of your decks.")
+    return deck
+
+
+def _opponent(data):
+    value = data.get("opponent")
+    if value in (None, ""):
+        return None
+    users = get_user_model().objects
+    if isinstance(value, int) and not isinstance(value, bool):
+        found = users.filter(pk=value).first()
+    elif isinstance(value, str):
+        found = users.filter(username=value).first()
+    else:
+        raise BadRequest("BAD_OPPONENT", "opponent is a username or a user id.")
+    if found is None:
+        raise NotFound("NO_SUCH_USER", f"There is no user {value!r}.")
+    return found
+
+
+def _require_login(request):
+    if not request.user.is_authenticated:
+        raise Forbidden("NOT_LOGGED_IN", "Log in to play.")
+
+
+@match_api(["GET", "POST"])
+def match_list(request):
+    if request.method == "GET":
+        items = [selectors.list_item(m, request.user) for m in selectors.my_matches(request.user)]
+        return Response({"results": items})
+    _require_login(request)
+    data = _body(request)
+    bot = data.get("bot") or None
+    if bot is not None and not isinstance(bot, str):
+        raise BadRequest("UNKNOWN_BOT", "bot is 'random' or 'heuristic'.")
+    if bot is not None and bot not in ("random", "heuristic"):
+        raise BadRequest("UNKNOWN_BOT", f"Unknown bot {bot!r}: use random or heuristic.")
+    ruleset = data.get("ruleset") or "original"
+    if not isinstance(ruleset, str):
+        raise BadRequest("UNKNOWN_RULESET", "ruleset is a name, e.g. 'original'.")
+    services.engine_ruleset(ruleset)
+    match = services.challenge(
+        request.user, _my_deck(request, data), opponent=_opponent(data), bot=bot, ruleset=ruleset
+    )
+    viewer = selectors.viewer_seat(match, request.user)
+    return Response(selectors.match_payload(match, viewer), status=status.HTTP_201_CREATED)
+
+
+@match_api(["GET"])
+def match_detail(request, pk):
+    match = selectors.get_match(pk)
+    return Response(selectors.match_payload(match, selectors.viewer_seat(match, request.user)))
+
+
+def _lobby_action(name):
+    @match_api(["POST"])
+    def view(request, pk):
+        _require_login(request)
+        match = selectors.get_match(pk)
+        if name == "accept":
+            match = services.accept(match, request.user, _my_deck(request, _body(request)))
+        else:
+            match = getattr(services, name)(match, request.user)
+        return Response(selectors.match_payload(match, selectors.viewer_seat(match, request.user)))
+
+    view.__name__ = f"match_{name}"
+    return view
+
+
+match_accept = _lobby_action("accept")
+match_decline = _lobby_action("decline")
+match_cancel = _lobby_action("cancel")
+match_concede = _lobby_action("concede")
+
+
+@match_api(["POST"])
+def match_actions(request, pk):
+    _require_login(request)
+    match = selectors.get_match(pk)
+    data = _body(request)
+    req = services.submit_action(
+        match,
+        request.user,
+        client_action_id=data.get("client_action_id"),
+        expected_version=data.get("expected_version"),
+        action=data.get("action"),
+    )
+    payload = {"request": selectors.request_payload(req)}
+    return Response(payload, status=status.HTTP_202_ACCEPTED)
+
+
+@match_api(["GET"])
+def match_action_status(request, pk, request_id):
+    match = selectors.get_match(pk)
+    if selectors.viewer_seat(match, request.user) is None:
+        raise Forbidden("NOT_A_PLAYER", "Only the players see their requests.")
+    return Response({"request": selectors.request_status(match, request_id)})
+
+
+@match_api(["GET"])
+def match_events(request, pk):
+    match = selectors.get_match(pk)
+    after = request.query_params.get("after", "0")
+    if not after.isdigit():
+        raise BadRequest("BAD_AFTER", "after must be a whole number (the last seq you have).")
+    viewer = selectors.viewer_seat(match, request.user)
+    events = selectors.events_after(match, viewer, int(after))
+    return Response({"version": match.version, "seq": match.seq, "events": events})
+
+
+@match_api(["GET"])
+def match_replay(request, pk):
+    match = selectors.get_match(pk)
+    seat = request.query_params.get("seat", "0")
+    if seat not in ("0", "1"):
+        raise BadRequest("BAD_SEAT", "seat must be 0 or 1.")
+    return Response(selectors.replay(match, int(seat)))

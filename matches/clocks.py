@@ -1,0 +1,56 @@
+"""Server-side clocks: a time bank per player and a limit per decision (docs/matches-api.md).
+
+Time spent on a decision comes off the decider's bank. A decision must be answered by
+`decision_started + min(decision_limit, bank)`; past that the periodic `check_clocks` task
+makes the default move (pass, the engine's decline, ...) and, if the bank is empty, ends a
+casual game on time. A tournament game never ends on time: it goes to `needs_judge`
+(R 18.4), as it does when its hour (`game_time_limit`) is over.
+"""
+
+from datetime import timedelta
+
+CASUAL_BANK = 600.0  # seconds per player for a whole casual game
+CASUAL_DECISION_LIMIT = 60  # seconds per decision before the default move
+TOURNAMENT_DECISION_LIMIT = 120
+# The default move, in order of preference: the engine's "nothing" answers.
+DEFAULT_KINDS = ("pass", "decline", "done", "hold_fire", "keep", "end_turn")
+
+
+def default_action(legal_ids: list[str]) -> str | None:
+    """The move made for a player whose decision timed out (first legal one if no 'nothing')."""
+    for kind in DEFAULT_KINDS:
+        if kind in legal_ids:
+            return kind
+    return legal_ids[0] if legal_ids else None
+
+
+def initial_bank(game_time_limit: int | None) -> float:
+    return float(game_time_limit) if game_time_limit else CASUAL_BANK
+
+
+def decision_limit(casual: bool) -> int:
+    return CASUAL_DECISION_LIMIT if casual else TOURNAMENT_DECISION_LIMIT
+
+
+def charge(match, seats, seat_no, now) -> None:
+    """Take the time spent on the decision that just ended off its decider's bank."""
+    if match.decision_started is None or seat_no is None:
+        return
+    spent = (now - match.decision_started).total_seconds()
+    seat = seats[seat_no]
+    seat.time_bank = max(0.0, seat.time_bank - max(0.0, spent))
+
+
+def arm(match, seats, now) -> None:
+    """Start the clock of the decision now pending (or stop it when nobody decides)."""
+    if match.deciding_seat is None or match.status != match.ACTIVE:
+        match.decision_started = match.decision_deadline = None
+        return
+    bank = seats[match.deciding_seat].time_bank
+    match.decision_started = now
+    match.decision_deadline = now + timedelta(seconds=min(match.decision_limit, bank))
+
+
+def bank_empty(match, seats, now) -> bool:
+    seat = seats[match.deciding_seat]
+    return seat.time_bank - (now - match.decision_started).total_seconds() <= 0.001

@@ -1,0 +1,132 @@
+"""One Match row is ONE game of KGK; the engine's dump is its state (docs/matches-api.md).
+
+The web tier never runs the rules: it reads `deciding_seat` and `legal_ids`, which the
+worker writes in the same transaction as the state, to validate a request cheaply.
+"""
+
+from django.conf import settings
+from django.db import models
+
+
+class Match(models.Model):
+    INVITED, OPEN, ACTIVE = "invited", "open", "active"
+    FINISHED, ABORTED, NEEDS_JUDGE = "finished", "aborted", "needs_judge"
+    STATUSES = [(s, s) for s in (INVITED, OPEN, ACTIVE, FINISHED, ABORTED, NEEDS_JUDGE)]
+    RESULTS = [(r, r) for r in ("colony", "concede", "timeout", "judge", "turn_limit")]
+
+    status = models.CharField(max_length=12, choices=STATUSES, default=ACTIVE, db_index=True)
+    ruleset = models.CharField(max_length=20, default="original")
+    # Extra engine.ruleset.Ruleset flags (e.g. turn_limit for short bot games); {} = defaults.
+    engine_options = models.JSONField(default=dict, blank=True)
+    seed = models.BigIntegerField()
+    starting_player = models.SmallIntegerField(null=True, blank=True)
+    state = models.TextField(blank=True)
+    version = models.PositiveIntegerField(default=0)
+    seq = models.PositiveIntegerField(default=0)
+    deciding_seat = models.SmallIntegerField(null=True, blank=True)
+    decision = models.CharField(max_length=40, blank=True)
+    legal_ids = models.JSONField(default=list, blank=True)
+    winner_seat = models.SmallIntegerField(null=True, blank=True)
+    result = models.CharField(max_length=12, choices=RESULTS, blank=True)
+    result_reason = models.CharField(max_length=200, blank=True)
+    casual = models.BooleanField(default=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    updated = models.DateTimeField(auto_now=True)
+    # Clocks (matches/clocks.py): the current decision started at decision_started and must
+    # be answered by decision_deadline; the whole game ends at game_deadline (R 18.4).
+    decision_limit = models.PositiveIntegerField(default=60)
+    decision_started = models.DateTimeField(null=True, blank=True)
+    decision_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    game_time_limit = models.PositiveIntegerField(null=True, blank=True)
+    game_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created"]
+        indexes = [models.Index(fields=["status", "decision_deadline"])]
+
+    def __str__(self):
+        return f"match {self.pk} ({self.status})"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.FINISHED, self.ABORTED, self.NEEDS_JUDGE)
+
+
+class Seat(models.Model):
+    BOTS = [("", "human"), ("random", "random"), ("heuristic", "heuristic")]
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    seat = models.SmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="match_seats",
+    )
+    bot = models.CharField(max_length=12, choices=BOTS, blank=True)
+    deck = models.ForeignKey(
+        "decks.Deck", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    colony = models.JSONField(default=list, blank=True)  # 45 card codes, frozen (R 9)
+    time_bank = models.FloatField(default=0)  # seconds left
+
+    class Meta:
+        ordering = ["seat"]
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="one_row_per_seat")]
+
+    def __str__(self):
+        return f"seat {self.seat} of match {self.match_id}"
+
+    @property
+    def display_name(self) -> str:
+        if self.bot:
+            return f"{self.bot} bot"
+        return self.user.get_username() if self.user_id else "?"
+
+
+class ActionRequest(models.Model):
+    PENDING, APPLIED, REJECTED = "pending", "applied", "rejected"
+    STATUSES = [(s, s) for s in (PENDING, APPLIED, REJECTED)]
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="requests")
+    seat = models.SmallIntegerField()
+    client_action_id = models.CharField(max_length=64)
+    expected_version = models.PositiveIntegerField()
+    action = models.CharField(max_length=200)
+    status = models.CharField(max_length=10, choices=STATUSES, default=PENDING)
+    code = models.CharField(max_length=40, blank=True)
+    message = models.CharField(max_length=300, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    applied_version = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "client_action_id"], name="one_request_per_client_action_id"
+            )
+        ]
+        indexes = [models.Index(fields=["match", "status"])]
+
+    def __str__(self):
+        return f"{self.action} by seat {self.seat} ({self.status})"
+
+
+class MatchEvent(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    version = models.PositiveIntegerField()
+    data = models.JSONField()  # the raw engine event (server-side only; see selectors)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="one_event_per_seq")]
+
+    def __str__(self):
+        return f"event {self.seq} of match {self.match_id}"

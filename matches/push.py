@@ -1,0 +1,99 @@
+"""After a commit: each viewer's own projection over the channel layer (at-most-once).
+
+One group per viewer kind (seat 0, seat 1, spectators), so a socket only ever joins the
+group its server-side seat allows and only ever receives engine.view projections.
+"""
+
+import asyncio
+import logging
+import os
+import threading
+
+from asgiref.sync import async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+from engine.serialize import load
+
+from .models import Match
+from .selectors import match_payload, project_event
+
+VIEWERS = (0, 1, None)
+log = logging.getLogger(__name__)
+
+
+def group_name(match_id: int, viewer: int | None) -> str:
+    return f"match.{match_id}.{'public' if viewer is None else f'seat{viewer}'}"
+
+
+def update_message(match: Match, viewer, state, raw_events, seats=None) -> dict:
+    """{"type": "update", version, seq, events (projected for viewer), state (as GET)}."""
+    return {
+        "type": "update",
+        "version": match.version,
+        "seq": match.seq,
+        "events": [project_event(seq, None, event, viewer) for seq, event in raw_events],
+        "state": match_payload(match, viewer, state, seats),
+    }
+
+
+def push_update(match: Match, state, raw_events, seats=None) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    if state is None and match.state:
+        state = load(match.state)
+    messages = [
+        (group_name(match.pk, viewer), update_message(match, viewer, state, raw_events, seats))
+        for viewer in VIEWERS
+    ]
+    if isinstance(layer, InMemoryChannelLayer):  # its queues live in the server's own loop
+        async_to_sync(_send_all)(layer, messages)
+        return
+    loop, queue = _sender()
+    loop.call_soon_threadsafe(queue.put_nowait, (layer, messages))
+
+
+async def _send_all(layer, messages):
+    """One hop into the event loop for all three groups (not one per group)."""
+    for group, payload in messages:
+        await layer.group_send(group, {"type": "match.update", "payload": payload})
+
+
+_sender_lock = threading.Lock()
+_sender_state = {"pid": None, "loop": None, "queue": None}
+
+
+def _sender():
+    """One long-lived event loop per process with one sending coroutine: channels-redis keeps
+    its connections per loop (so they are reused), pushes leave in the order they were made,
+    and the worker goes on to its next task without waiting for Redis (push is at-most-once;
+    clients resync by seq)."""
+    with _sender_lock:
+        if _sender_state["pid"] != os.getpid() or _sender_state["loop"].is_closed():
+            loop = asyncio.new_event_loop()
+            queue = asyncio.Queue()
+            threading.Thread(target=loop.run_forever, name="matches-push", daemon=True).start()
+            asyncio.run_coroutine_threadsafe(_send_forever(queue), loop)
+            _sender_state.update(pid=os.getpid(), loop=loop, queue=queue)
+        return _sender_state["loop"], _sender_state["queue"]
+
+
+async def _send_forever(queue):
+    while True:
+        layer, messages = await queue.get()
+        try:
+            await _send_all(layer, messages)
+        except Exception:  # one lost push; the client resyncs by seq
+            log.exception("push failed")
+
+
+def flush(timeout=5.0) -> None:
+    """Wait until the queued pushes are sent (tests, and a worker shutting down)."""
+    import time
+
+    state = _sender_state
+    if state["queue"] is None:
+        return
+    deadline = time.monotonic() + timeout
+    while state["queue"].qsize() and time.monotonic() < deadline:
+        time.sleep(0.005)

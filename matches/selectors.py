@@ -1,0 +1,284 @@
+"""Reads of the matches app. Game state leaves the server ONLY through engine.view:
+`view(state, viewer)` and `view_events(events, viewer)`; the viewer is decided here from the
+logged-in user's seat, never from anything the client claims.
+"""
+
+from django.db.models import Q
+
+from engine.flow import Event
+from engine.game import legal_actions
+from engine.serialize import load
+from engine.view import view, view_event
+
+from .errors import Conflict, NotFound
+from .models import ActionRequest, Match, MatchEvent
+
+KIND_LABELS = {  # kind -> (English, Hungarian); {card} is the card's name when the viewer sees it
+    "mulligan": ("Mulligan", "Mulligan"),
+    "keep": ("Keep hand", "Megtartom"),
+    "cut": ("Cut at {at}", "Emelés: {at}"),
+    "place": ("Place {card} ({to})", "Lerakás: {card} ({to})"),
+    "play": ("Play {card}", "Kijátszás: {card}"),
+    "pay": ("Pay for {card}", "Fizetés: {card}"),
+    "upgrade": ("Upgrade {card}", "Fejlesztés: {card}"),
+    "cash": ("Cash in", "Beváltás"),
+    "draw": ("Draw a card", "Húzás"),
+    "search": ("Search the colony", "Keresés a kolóniában"),
+    "wasteland_draw": ("Draw from the wasteland", "Húzás a pusztaságból"),
+    "attack": ("Attack ({target})", "Támadás ({target})"),
+    "activate": ("Use {card}", "Képesség: {card}"),
+    "end_turn": ("End turn", "Kör vége"),
+    "choose": ("Choose {value}", "Választás: {value}"),
+    "done": ("Done", "Kész"),
+    "pass": ("Pass", "Passz"),
+    "board": ("Board {card}", "Beszállás: {card}"),
+    "fire": ("Fire at {target}", "Tűz: {target}"),
+    "stealth": ("Stealth", "Lopakodás"),
+    "heavy_weapons": ("Heavy weapons", "Nehézfegyverzet"),
+    "ordnance": ("Ordnance", "Bombázás"),
+    "return_fire": ("Return fire", "Viszonttűz"),
+    "hold_fire": ("Hold fire", "Nem lő vissza"),
+    "decline": ("Decline", "Elutasítom"),
+}
+
+
+def get_match(match_id) -> Match:
+    try:
+        return Match.objects.get(pk=int(match_id))
+    except (Match.DoesNotExist, TypeError, ValueError):
+        raise NotFound("NO_SUCH_MATCH", f"There is no match {match_id}.") from None
+
+
+def viewer_seat(match: Match, user) -> int | None:
+    """The user's seat, or None for a spectator (anonymous users are spectators)."""
+    if user is None or not user.is_authenticated:
+        return None
+    for seat, user_id in match.seats.values_list("seat", "user_id"):
+        if user_id == user.pk:
+            return seat
+    return None
+
+
+def my_matches(user):
+    """The user's own matches and everybody's open challenges, newest first."""
+    mine = Q(seats__user=user) if user.is_authenticated else Q(pk__in=[])
+    return (
+        Match.objects.filter(mine | Q(status=Match.OPEN))
+        .distinct()
+        .prefetch_related("seats__user")
+        .order_by("-created")[:100]
+    )
+
+
+def list_item(match: Match, user) -> dict:
+    seats = list(match.seats.all())
+    return {
+        "id": match.pk,
+        "status": match.status,
+        "ruleset": match.ruleset,
+        "you": next(
+            (s.seat for s in seats if user.is_authenticated and s.user_id == user.pk), None
+        ),
+        "players": [_player(s) for s in seats],
+        "result": _result(match),
+        "created": match.created.isoformat(),
+    }
+
+
+def _player(seat) -> dict:
+    name = seat.display_name if (seat.user_id or seat.bot) else None
+    return {"seat": seat.seat, "name": name, "bot": seat.bot or None}
+
+
+def _result(match: Match):
+    if match.status == Match.FINISHED:
+        return {
+            "winner_seat": match.winner_seat,
+            "reason": match.result,
+            "detail": match.result_reason,
+        }
+    if match.status == Match.NEEDS_JUDGE:
+        return {"winner_seat": None, "reason": "needs_judge", "detail": match.result_reason}
+    return None
+
+
+def match_payload(match: Match, viewer: int | None, state=None, seats=None) -> dict:
+    """GET /api/matches/<id>/ for this viewer (seat 0/1 or None = spectator)."""
+    if seats is None:
+        seats = list(match.seats.select_related("user").order_by("seat"))
+    if state is None and match.state:
+        state = load(match.state)
+    seen = None
+    legal = []
+    if state is not None:
+        seen = view(state, viewer)
+        seen.pop("actions", None)  # legal_actions below is the one list
+        if match.status != Match.ACTIVE:
+            seen["pending"] = None
+        elif viewer is not None and viewer == match.deciding_seat:
+            names = _names(seen)  # once per payload, not once per action
+            legal = [labelled(a.to_dict(), names) for a in legal_actions(state)]
+    return {
+        "id": match.pk,
+        "status": match.status,
+        "ruleset": match.ruleset,
+        "version": match.version,
+        "seq": match.seq,
+        "you": viewer,
+        "players": [_player(s) for s in seats],
+        "clocks": {
+            "bank": [round(s.time_bank, 1) for s in seats],
+            "decision_deadline": _iso(match.decision_deadline),
+            "deciding_seat": match.deciding_seat,
+            "decision_limit": match.decision_limit,
+            "game_deadline": _iso(match.game_deadline),
+        },
+        "pending": seen["pending"] if seen else None,
+        "legal_actions": legal,
+        "view": seen,
+        "result": _result(match),
+    }
+
+
+def _iso(moment):
+    return moment.isoformat() if moment else None
+
+
+def labelled(action: dict, names: dict) -> dict:
+    """{id, kind, label_en, label_hu, params}: card ids named as this viewer's view names them
+    (`names` = _names(the viewer's view))."""
+    params = {k: v for k, v in action.items() if k not in ("id", "kind")}
+    words = {k: names.get(v, f"#{v}") if k in ("card", "ship") else v for k, v in params.items()}
+    if "target" in params and action["kind"] == "fire":
+        words["target"] = names.get(params["target"], f"#{params['target']}")
+    words.setdefault("card", words.get("ship", ""))
+    en, hu = KIND_LABELS.get(action["kind"], (action["kind"], action["kind"]))
+    return {
+        "id": action["id"],
+        "kind": action["kind"],
+        "label_en": _fill(en, words, "name_en"),
+        "label_hu": _fill(hu, words, "name"),
+        "params": params,
+    }
+
+
+def _fill(template, words, lang_key):
+    out = {k: (v[lang_key] or v["name"]) if isinstance(v, dict) else v for k, v in words.items()}
+    try:
+        return template.format(**out)
+    except (KeyError, IndexError):
+        return template
+
+
+def _names(seen: dict) -> dict:
+    """card id -> {name, name_en} for every card this viewer's view shows face up to them."""
+    found = {}
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "id" in node and "name" in node and isinstance(node["id"], int):
+                found[node["id"]] = {"name": node["name"], "name_en": node.get("name_en")}
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(seen)
+    return found
+
+
+def events_after(match: Match, viewer: int | None, after: int) -> list[dict]:
+    rows = MatchEvent.objects.filter(match=match, seq__gt=after).order_by("seq")
+    return [project_event(row.seq, row.version, Event.from_dict(row.data), viewer) for row in rows]
+
+
+def project_event(seq, version, event: Event, viewer) -> dict:
+    return {"seq": seq, "version": version, **view_event(event, viewer)}
+
+
+def request_status(match: Match, request_id) -> dict:
+    try:
+        request = ActionRequest.objects.get(match=match, pk=int(request_id))
+    except (ActionRequest.DoesNotExist, TypeError, ValueError):
+        raise NotFound("NO_SUCH_REQUEST", f"There is no request {request_id}.") from None
+    return request_payload(request)
+
+
+def request_payload(request: ActionRequest) -> dict:
+    return {
+        "id": request.pk,
+        "client_action_id": request.client_action_id,
+        "status": request.status,
+        "code": request.code,
+        "message": request.message,
+        "applied_version": request.applied_version,
+    }
+
+
+def applied_actions(match: Match) -> list[tuple[int, str]]:
+    """(seat, action id) of every applied request, in the order the engine applied them."""
+    return list(
+        match.requests.filter(status=ActionRequest.APPLIED)
+        .order_by("applied_version")
+        .values_list("seat", "action")
+    )
+
+
+def replay(match: Match, seat: int) -> dict:
+    """Every step of a finished game, re-played from (colonies, seed, actions), as `seat` saw it.
+
+    An unfinished game has no replay for anybody: it would show a seat's hidden cards.
+    """
+    if match.status != Match.FINISHED or not match.state:
+        raise Conflict(
+            "NOT_FINISHED",
+            f"Replays open when the game is over; this match is {match.status}.",
+            status=match.status,
+        )
+    from engine.game import apply, new_game
+
+    from .services import engine_ruleset
+
+    final = load(match.state)
+    seats = list(match.seats.order_by("seat"))
+    events = []
+    state = new_game(
+        [[final.defs[code] for code in s.colony] for s in seats],
+        match.seed,
+        engine_ruleset(match.ruleset, match.engine_options),
+        names=tuple(s.display_name for s in seats),
+        starting_player=match.starting_player,
+        events=events,
+    )
+    seq = len(events)
+    initial_view = _without_actions(view(state, seat))
+    initial_events = [{"seq": i, **view_event(e, seat)} for i, e in enumerate(events, 1)]
+    steps = []
+    for version, (by, action) in enumerate(applied_actions(match), start=1):
+        projected = [view_event(e, seat) for e in apply(state, action)]
+        steps.append(
+            {
+                "version": version,
+                "seq": seq + len(projected),
+                "by": by,
+                # The other seat's action ids stay out: only the events say what they did.
+                "action": action if by == seat else None,
+                "events": [{"seq": seq + i, **e} for i, e in enumerate(projected, 1)],
+                "view": _without_actions(view(state, seat)),
+            }
+        )
+        seq += len(projected)
+    return {
+        "id": match.pk,
+        "seat": seat,
+        "initial_view": initial_view,
+        "initial_events": initial_events,
+        "steps": steps,
+        "result": _result(match),
+    }
+
+
+def _without_actions(seen: dict) -> dict:
+    seen.pop("actions", None)
+    return seen

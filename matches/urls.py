@@ -1,0 +1,10 @@
+from django.urls import path
+
+from . import views
+
+app_name = "matches"
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("<int:pk>/", views.game, name="game"),
+    path("<int:pk>/replay/", views.replay, name="replay"),
+]

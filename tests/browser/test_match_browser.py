@@ -1,0 +1,416 @@
+"""Online play in a real browser (Playwright, Debian Chromium) against pytest-django's
+live_server. live_server speaks WSGI only, so the game page's WebSocket cannot connect and
+its polling fallback keeps it current: that fallback is what these tests drive.
+
+- A person starts a bot game from the lobby on a 390 px phone, plays a few actions by
+  clicking (and with the P key), concedes, and opens the replay.
+- A person plays a short bot game to its end by clicking the first legal action every time
+  (R 15 / the turn limit ends it), then steps through the replay from both seats.
+- Two people in two browser contexts: one posts an open challenge, the other accepts it,
+  and both pages show the same game, each with only its own centre (R 16).
+"""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
+
+from decks.services import save_deck
+from matches import services
+from matches.models import Match
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "pw-browser-12345"
+
+
+def service_missing(reason: str):
+    """tests/conftest.py's helper (skip here, fail under CI=true), loaded by path."""
+    path = Path(__file__).resolve().parents[1] / "conftest.py"
+    spec = importlib.util.spec_from_file_location("_kgk_tests_root_conftest", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.service_missing(reason)
+
+
+LACI = ["xeno", "insectoid", "zarg", "space_shark"]  # R 20 EX-1
+
+
+def legal_entries(races=LACI):
+    from engine.simulate import build_colony, load_cards
+
+    counts = {}
+    for card in build_colony(load_cards(), races):
+        counts[card["code"]] = counts.get(card["code"], 0) + 1
+    return sorted(counts.items())
+
+
+def codes(entries):
+    return [code for code, n in entries for _ in range(n)]
+
+
+def make_user(name):
+    user = get_user_model().objects.create_user(name, password=PASSWORD)
+    deck = save_deck(user, name=f"{name} colony", cards=legal_entries())
+    return user, deck
+
+
+def log_in(page, live_server, username, next_path):
+    page.goto(f"{live_server.url}/en/accounts/login/?next={next_path}")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    with page.expect_navigation():
+        page.click("form.narrow button[type=submit]")
+    assert page.url == f"{live_server.url}{next_path}"
+
+
+def no_horizontal_scroll(page):
+    widths = page.evaluate(
+        "({scroll: document.documentElement.scrollWidth, inner: window.innerWidth})"
+    )
+    assert widths["scroll"] <= widths["inner"], widths
+
+
+def version(page) -> int:
+    return page.evaluate("window.KGKGame.state().version")
+
+
+def click_and_wait(page, button) -> bool:
+    """Click a legal action; True once the page shows a newer version (False: it did not move)."""
+    before = version(page)
+    button.click()
+    try:
+        page.wait_for_function("v => window.KGKGame.state().version > v", arg=before, timeout=8000)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
+def play_first_actions(page, max_clicks=4000):
+    """Click the first enabled legal action until the result shows; returns the clicks."""
+    clicks = 0
+    while clicks < max_clicks:
+        if page.locator("#result").is_visible():
+            return clicks
+        button = page.locator("#actions button.act:not([disabled])").first
+        try:
+            button.wait_for(timeout=8000)
+        except PlaywrightTimeout:
+            continue  # the bot is deciding; the poll brings the next decision
+        if click_and_wait(page, button):
+            clicks += 1
+    raise AssertionError("the game did not end")
+
+
+def test_phone_lobby_bot_game_keyboard_concede_and_replay(new_page, live_server, cards):
+    make_user("alice")
+    page = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    log_in(page, live_server, "alice", "/en/play/")
+    no_horizontal_scroll(page)
+    with page.expect_navigation():
+        page.click("#play-random")
+    match = Match.objects.get()
+    assert page.url == f"{live_server.url}/en/play/{match.pk}/"
+    expect(page.locator("#side-bottom [data-zone=colony]")).to_be_visible()
+    expect(page.locator("#side-top [data-zone=hangar]")).to_be_visible()
+    expect(page.locator("#hand .card").first).to_be_visible()  # my centre, face up to me
+    expect(page.locator("#conn")).to_have_class("conn polling")  # no WebSocket on WSGI
+    no_horizontal_scroll(page)
+    # R 10.5: the first decision is the mulligan; keep the hand by clicking its button
+    for _ in range(3):
+        button = page.locator("#actions button.act:not([disabled])").first
+        button.wait_for()
+        assert click_and_wait(page, button)
+    # the keyboard: P passes or finishes whenever such an action is offered
+    for _ in range(20):
+        kinds = page.evaluate("window.KGKGame.state().legal_actions.map(a => a.kind)")
+        if {"pass", "done", "hold_fire", "decline", "keep"} & set(kinds):
+            before = version(page)
+            page.keyboard.press("p")
+            page.wait_for_function("v => window.KGKGame.state().version > v", arg=before)
+            break
+        assert click_and_wait(page, page.locator("#actions button.act:not([disabled])").first)
+    assert page.locator("#log li").count() > 5
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#concede")
+    expect(page.locator("#result")).to_contain_text("You lost")
+    match.refresh_from_db()
+    assert match.status == Match.FINISHED and match.result == "concede" and match.winner_seat == 1
+    with page.expect_navigation():
+        page.click("#replay-link")
+    expect(page.locator("#step-label")).to_contain_text("0 /")
+    page.click("#last")
+    expect(page.locator("#result")).to_be_visible()
+    no_horizontal_scroll(page)
+    assert not page.js_errors, page.js_errors
+
+
+def test_play_a_bot_to_the_end_then_replay_from_both_seats(page, live_server, cards):
+    alice, deck = make_user("alice")
+    match = services.create_match(
+        players=(alice, None),
+        colonies=(codes(legal_entries()), codes(legal_entries())),
+        bots=(None, "random"),
+        decks=(deck, None),
+        engine_options={"turn_limit": 3},  # a short game: the turn limit ends it
+    )
+    log_in(page, live_server, "alice", f"/hu/play/{match.pk}/")
+    clicks = play_first_actions(page)
+    assert clicks > 3
+    match.refresh_from_db()
+    assert match.status == Match.FINISHED
+    expect(page.locator("#result")).to_be_visible()
+    assert page.locator("#log li").count() >= 10
+    expect(page.locator("#log")).to_contain_text("kör")  # the log is in Hungarian on /hu/
+    # every event of the game is in the log once, in order
+    seqs = page.evaluate("[...document.querySelectorAll('#log li')].map(li => +li.dataset.seq)")
+    assert seqs == sorted(set(seqs)) and seqs[-1] == match.seq
+    with page.expect_navigation():
+        page.click("#replay-link")
+    for seat in ("0", "1"):
+        page.goto(f"{live_server.url}/en/play/{match.pk}/replay/?seat={seat}")
+        expect(page.locator("#step-label")).to_contain_text("0 /")
+        total = page.evaluate("window.KGKReplay.count()")
+        assert total > clicks
+        page.click("#next")
+        expect(page.locator("#step-label")).to_have_text(f"1 / {total - 1}")
+        page.keyboard.press("ArrowRight")
+        expect(page.locator("#step-label")).to_have_text(f"2 / {total - 1}")
+        page.click("#last")
+        expect(page.locator("#result")).to_be_visible()
+        me = page.locator("#side-bottom")
+        assert me.get_attribute("data-seat") == seat
+    assert not page.js_errors, page.js_errors
+
+
+def test_two_people_open_challenge_accept_and_see_their_own_centre(new_page, live_server, cards):
+    make_user("alice")
+    make_user("bob")
+    alice = new_page()
+    bob = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    log_in(alice, live_server, "alice", "/en/play/")
+    with alice.expect_navigation():
+        alice.click("#challenge")  # empty user name: an open challenge
+    match = Match.objects.get(status=Match.OPEN)
+    log_in(bob, live_server, "bob", "/hu/play/")
+    expect(bob.locator(f"#open-challenges [data-match='{match.pk}']")).to_be_visible()
+    with bob.expect_navigation():
+        bob.click(f"#open-challenges [data-match='{match.pk}'] button.accept")
+    assert bob.url == f"{live_server.url}/hu/play/{match.pk}/"
+    alice.goto(f"{live_server.url}/en/play/{match.pk}/")
+    for page, seat in ((alice, 0), (bob, 1)):
+        expect(page.locator("#side-bottom")).to_have_attribute("data-seat", str(seat))
+        expect(page.locator("#hand .card").first).to_be_visible()
+        assert page.locator("#hand .card.back").count() == 0  # my centre: face up to me
+    # the opponent's centre is only a count (R 3.13), never cards
+    expect(alice.locator("#side-top [data-count=centre]")).to_have_text("5")
+    state = alice.evaluate("window.KGKGame.state()")
+    assert all("code" not in c for c in state["view"]["players"][1]["centre"])
+    # whoever decides first clicks; the other page follows by polling
+    decider = alice if state["pending"]["player"] == 0 else bob
+    follower = bob if decider is alice else alice
+    before = version(follower)
+    assert click_and_wait(decider, decider.locator("#actions button.act:not([disabled])").first)
+    follower.wait_for_function("v => window.KGKGame.state().version > v", arg=before)
+    assert not alice.js_errors and not bob.js_errors
+
+
+def test_a_gap_in_seq_makes_the_page_resync_over_http(page, live_server, cards):
+    """A message whose first event is not last seq + 1 is not trusted: the page GETs the match
+    and the missing events, and shows exactly the server's current state."""
+    alice, deck = make_user("alice")
+    match = services.create_match(
+        players=(alice, None),
+        colonies=(codes(legal_entries()), codes(legal_entries())),
+        bots=(None, "random"),
+        decks=(deck, None),
+    )
+    log_in(page, live_server, "alice", f"/en/play/{match.pk}/")
+    page.wait_for_function("window.KGKGame.lastSeq() > 0")
+    last = page.evaluate("window.KGKGame.lastSeq()")
+    shown = page.evaluate("window.KGKGame.state()")
+    bogus = {**shown, "version": shown["version"] + 50, "seq": last + 9}
+    with page.expect_request(lambda r: r.url.endswith(f"/api/matches/{match.pk}/")):
+        page.evaluate(
+            "([m, seq]) => window.KGKGame.receive({type: 'update', version: m.version, seq: seq,"
+            " events: [{seq: seq, kind: 'pass', player: 1}], state: m})",
+            [bogus, last + 9],
+        )
+    page.wait_for_timeout(500)
+    server = page.evaluate(f"fetch('/api/matches/{match.pk}/').then(r => r.json())")
+    assert page.evaluate("window.KGKGame.state().version") == server["version"]
+    assert page.evaluate("window.KGKGame.lastSeq()") == server["seq"]  # no event invented
+    assert not page.js_errors, page.js_errors
+
+
+# ----------------------------------------------------- the whole stack, with WebSockets
+
+
+def _free_port():
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start(args, env, log_path, ready):
+    import subprocess
+    import time
+
+    proc = subprocess.Popen(args, env=env, stdout=log_path.open("w"), stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while not ready():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise AssertionError(f"{args[0]} did not start: {log_path.read_text()[-2000:]}")
+        time.sleep(0.2)
+    return proc
+
+
+@pytest.fixture
+def asgi_stack(transactional_db, tmp_path):
+    """daphne (ASGI: HTTP + WebSocket) and a Celery worker as real processes on the test
+    PostgreSQL database, with Redis DB 2 as broker and channel layer. Stopped by pid."""
+    import os
+    import socket
+    import sys
+
+    import redis
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        service_missing("needs PostgreSQL: the ASGI server and the worker share the test database")
+    url = "redis://127.0.0.1:6379/2"
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=1).flushdb()
+    except redis.RedisError:
+        service_missing("needs Redis at 127.0.0.1:6379")
+    s = connection.settings_dict
+    db_url = f"postgres://{s['USER']}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+    env = {**os.environ, "DATABASE_URL": db_url, "REDIS_URL": url, "DEBUG": "true"}
+    env.pop("CELERY_TASK_ALWAYS_EAGER", None)
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    bin_dir = Path(sys.executable).parent
+    port = _free_port()
+
+    def listening():
+        with socket.socket() as probe:
+            return probe.connect_ex(("127.0.0.1", port)) == 0
+
+    worker_log = tmp_path / "worker.log"
+    procs = [
+        _start(
+            [str(bin_dir / "daphne"), "-b", "127.0.0.1", "-p", str(port), "cardgame.asgi:application"],
+            env, tmp_path / "daphne.log", listening,
+        ),
+        _start(
+            [str(bin_dir / "celery"), "-A", "cardgame", "worker", "-c", "1", "--without-mingle",
+             "--without-gossip", "-l", "info", "-n", f"browser-{os.getpid()}@%h"],
+            env, worker_log, lambda: " ready." in worker_log.read_text(errors="replace"),
+        ),
+    ]  # fmt: skip
+    yield f"http://127.0.0.1:{port}"
+    for proc in procs:
+        proc.terminate()
+    for proc in procs:
+        try:
+            proc.wait(timeout=20)
+        except Exception:  # noqa: BLE001 - a stuck process is killed, never left behind
+            proc.kill()
+
+
+@pytest.mark.postgres
+def test_websocket_game_on_daphne_with_a_worker(new_page, asgi_stack):
+    """The production shape: daphne, a Celery worker, PostgreSQL, Redis. The page goes live
+    over the WebSocket, the bot's moves arrive as pushed messages (no polling), a dropped
+    socket reconnects and resyncs to exactly the server's state, and the game can be conceded
+    and replayed."""
+    from cards_data.loader import load_cards
+
+    load_cards()
+    make_user("alice")
+    page = new_page()
+
+    class Server:
+        url = asgi_stack
+
+    log_in(page, Server, "alice", "/en/play/")
+    with page.expect_navigation():
+        page.click("#play-heuristic")
+    expect(page.locator("#conn")).to_have_class("conn live", timeout=15_000)
+    polls = []
+    page.on("request", lambda r: polls.append(r.url) if "/events/?after=" in r.url else None)
+    for _ in range(8):
+        button = page.locator("#actions button.act:not([disabled])").first
+        button.wait_for(timeout=20_000)
+        assert click_and_wait(page, button), "the pushed update did not arrive"
+    assert page.evaluate("window.KGKGame.live()")
+    assert not polls, "updates came over the socket, not by polling"
+    seqs = page.evaluate("[...document.querySelectorAll('#log li')].map(li => +li.dataset.seq)")
+    assert seqs == list(range(1, seqs[-1] + 1))  # every event once, none missing
+    # a dropped connection: the page reconnects and shows exactly the server's state
+    page.evaluate("window.KGKGame.dropSocket()")
+    page.wait_for_function("window.KGKGame.live()", timeout=15_000)
+    server = page.evaluate(
+        "fetch(location.pathname.replace(/^\\/\\w\\w\\/play/, '/api/matches')).then(r => r.json())"
+    )
+    page.wait_for_function("v => window.KGKGame.state().version === v", arg=server["version"])
+    assert page.evaluate("window.KGKGame.lastSeq()") == server["seq"]
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#concede")
+    expect(page.locator("#result")).to_contain_text("You lost", timeout=15_000)
+    with page.expect_navigation():
+        page.click("#replay-link")
+    page.click("#last")
+    expect(page.locator("#result")).to_be_visible()
+    assert not page.js_errors, page.js_errors
+
+
+# ------------------------------------------------------------------------- the deck lab
+
+
+def test_deck_lab_progress_bar_follows_the_workers_and_shows_the_chart(
+    new_page, live_server, cards
+):
+    """From the deck page to the lab; a run whose chunks are still pending shows 0 on its
+    progress bar, which follows each chunk a worker stores (played here by calling the
+    service, as a worker's task does), and ends with the win-rate chart (95 % Wilson)."""
+    from decklab import services as lab
+    from decklab.models import LabChunk, LabRun
+    from decklab.reference import reference_decks
+
+    alice, deck = make_user("alice")
+    page = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    log_in(page, live_server, "alice", f"/en/decks/{deck.pk}/")
+    with page.expect_navigation():
+        page.click("#lab-link")
+    expect(page.locator(".gauntlet li")).to_have_count(len(reference_decks()))
+    no_horizontal_scroll(page)
+    # a run queued for the workers (the rows start_run writes, before any task ran)
+    run = LabRun.objects.create(
+        deck=deck, owner=alice, colony=lab.deck_colony(deck), games=8, ruleset="original"
+    )
+    for i, (opponent, first, n) in enumerate(lab.split_games(8, ["vanguard", "swarm"], chunk=2)):
+        LabChunk.objects.create(run=run, index=i, opponent=opponent, first=first, games=n)
+    page.goto(f"{live_server.url}/en/lab/runs/{run.pk}/")
+    expect(page.locator("#lab-progress")).to_have_attribute("value", "0")
+    expect(page.locator("#lab-waiting")).to_be_visible()
+    chunks = list(run.chunks.order_by("index"))
+    lab.play_chunk(chunks[0].pk)
+    page.wait_for_function("document.getElementById('lab-progress').value === 2")
+    expect(page.locator("#lab-status")).to_have_text("Running")
+    for chunk in chunks[1:]:
+        lab.play_chunk(chunk.pk)
+    page.wait_for_function("document.getElementById('lab-progress').value === 8")
+    expect(page.locator("#lab-status")).to_have_text("Finished")
+    expect(page.locator(".wr-play svg.wr-bar")).to_be_visible()
+    expect(page.locator(".wr-overall svg.wr-bar")).to_be_visible()
+    no_horizontal_scroll(page)
+    page.goto(f"{live_server.url}/hu/lab/runs/{run.pk}/")  # longer words, same width
+    expect(page.locator("#lab-status")).to_have_text("Befejezve")
+    no_horizontal_scroll(page)
+    assert not page.js_errors, page.js_errors

@@ -1,0 +1,138 @@
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from decks import services as deck_services
+
+LACI = ["xeno", "insectoid", "zarg", "space_shark"]  # R 20 EX-1
+
+
+def legal_colony(races=LACI):
+    """(code, count) pairs: the engine's colony builder, 15 names x 3 (R 9.1, 9.2)."""
+    from engine.simulate import build_colony, load_cards
+
+    counts = {}
+    for card in build_colony(load_cards(), races):
+        counts[card["code"]] = counts.get(card["code"], 0) + 1
+    return sorted(counts.items())
+
+
+@pytest.fixture
+def lab_deck(catalogue, alice):
+    return deck_services.save_deck(alice, name="Laci lab", cards=legal_colony(), is_public=True)
+
+
+@pytest.fixture
+def illegal_deck(catalogue, alice):
+    """Human and Xeno together: an opposing pair (R 9.3), and only 30 cards (R 9.1)."""
+    cards = legal_colony(["human", "insectoid"])[:5] + legal_colony(["xeno", "zarg"])[:5]
+    return deck_services.save_deck(alice, name="Broken", cards=cards, is_public=False)
+
+
+@pytest.fixture
+def on_commit(django_capture_on_commit_callbacks):
+    """Run on_commit callbacks (the queued chunks) when the block ends, as a real commit would."""
+    return django_capture_on_commit_callbacks
+
+
+# ------------------------------------------------------------------ real Celery workers
+
+
+def service_missing(reason: str):
+    """tests/conftest.py's service_missing (skip here, fail under CI=true), loaded by path:
+    every conftest is a top-level module named `conftest`."""
+    path = Path(__file__).resolve().parents[1] / "conftest.py"
+    spec = importlib.util.spec_from_file_location("_kgk_tests_root_conftest", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.service_missing(reason)
+
+
+WORKER_REDIS = "redis://127.0.0.1:6379/2"  # the deck lab tests' own Redis database
+
+
+def _redis_or_skip():
+    import redis
+
+    try:
+        redis.Redis.from_url(WORKER_REDIS, socket_connect_timeout=1).ping()
+    except redis.RedisError:
+        service_missing(f"needs Redis at {WORKER_REDIS}")
+
+
+def _wait_ready(log_path, proc, timeout=60):
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"worker exited: {log_path.read_text()[-2000:]}")
+        if " ready." in log_path.read_text(errors="replace"):
+            return
+        time.sleep(0.2)
+    raise RuntimeError(f"worker not ready after {timeout}s: {log_path.read_text()[-2000:]}")
+
+
+def _forget_connections(app):
+    """Producer pools made for the previous broker (e.g. by an earlier test's publish to the
+    in-memory one) must not be reused after the broker URL changes."""
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
+@pytest.fixture
+def lab_workers(transactional_db, tmp_path):
+    """Start `n` real `celery -A cardgame worker` processes on the test database and Redis DB 2,
+    and switch this process's Celery from eager to that broker. Stopped by pid afterwards."""
+    import os
+    import subprocess
+    import sys
+
+    import redis
+    from django.db import connection
+
+    from cardgame.celery import app
+
+    if connection.vendor != "postgresql":
+        service_missing("needs PostgreSQL (a worker process cannot share SQLite's test DB)")
+    _redis_or_skip()
+    redis.Redis.from_url(WORKER_REDIS).flushdb()
+    settings_dict = connection.settings_dict
+    db_url = (
+        f"postgres://{settings_dict['USER']}@{settings_dict['HOST'] or '127.0.0.1'}:"
+        f"{settings_dict['PORT'] or 5432}/{settings_dict['NAME']}"
+    )
+    env = {**os.environ, "DATABASE_URL": db_url, "REDIS_URL": WORKER_REDIS}
+    env.pop("CELERY_TASK_ALWAYS_EAGER", None)
+    celery = str(Path(sys.executable).with_name("celery"))
+    procs = []
+    saved = {k: app.conf[k] for k in ("broker_url", "task_always_eager", "result_backend")}
+    app.conf.update(broker_url=WORKER_REDIS, task_always_eager=False, result_backend=None)
+    _forget_connections(app)
+
+    def start(n=1):
+        for _ in range(n):
+            log = tmp_path / f"worker{len(procs)}.log"
+            proc = subprocess.Popen(
+                [celery, "-A", "cardgame", "worker", "-c", "1", "--prefetch-multiplier=1",
+                 "--without-mingle", "--without-gossip", "-l", "info",
+                 "-n", f"lab{len(procs)}-{os.getpid()}@%h"],
+                cwd=str(Path(__file__).resolve().parents[2]),
+                env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
+            )  # fmt: skip
+            procs.append((proc, log))
+        for proc, log in procs[-n:]:
+            _wait_ready(log, proc)
+        return [proc.pid for proc, _ in procs]
+
+    yield start
+    for proc, _log in procs:
+        proc.terminate()
+    for proc, _log in procs:
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    app.conf.update(saved)
+    _forget_connections(app)

@@ -1,0 +1,68 @@
+"""Helpers of the matches tests: legal colonies from the real catalogue, decks, bot play."""
+
+from tournaments.simulation import legal_colony_names
+
+
+def legal_colony(seed=0, ships=6, others=9) -> list[str]:
+    """45 codes: 15 names x 3 copies from four compatible races (R 9.1-9.3)."""
+    names = legal_colony_names(f"matches-colony-{seed}", ships)
+    return [code for code in names for _ in range(3)]
+
+
+def make_deck(owner, seed=0, name="Test colony", codes=None):
+    from decks.services import save_deck
+
+    codes = codes or legal_colony(seed)
+    counts = {}
+    for code in codes:
+        counts[code] = counts.get(code, 0) + 1
+    return save_deck(owner, name=name, cards=sorted(counts.items()))
+
+
+def post(client, url, data=None, capture=None):
+    """POST JSON; with `capture` (django_capture_on_commit_callbacks) the on-commit work
+    (drain, bot moves, pushes) runs as it would after a real commit."""
+    if capture is None:
+        return client.post(url, data or {}, content_type="application/json")
+    with capture(execute=True):
+        return client.post(url, data or {}, content_type="application/json")
+
+
+def play_until_over(client, match_id, rng, capture=None, max_steps=3000):
+    """Play the logged-in user's seat with random legal actions through the HTTP API."""
+    steps = 0
+    while steps < max_steps:
+        state = client.get(f"/api/matches/{match_id}/").json()
+        if state["status"] != "active":
+            return state, steps
+        if not state["legal_actions"]:
+            raise AssertionError(f"nothing to do for {state['you']} at version {state['version']}")
+        action = state["legal_actions"][rng.randrange(len(state["legal_actions"]))]["id"]
+        body = {
+            "client_action_id": f"c{state['version']}",
+            "expected_version": state["version"],
+            "action": action,
+        }
+        response = post(client, f"/api/matches/{match_id}/actions/", body, capture)
+        assert response.status_code == 202, response.json()
+        steps += 1
+    raise AssertionError("the game did not end")
+
+
+def plan_actions(state, count, seed=0):
+    """`count` (seat, action id) steps of a random game from `state` (which it advances),
+    and the state_hash after them: what a drain must reproduce."""
+    import random
+
+    from engine.game import apply, legal_actions, pending
+    from engine.serialize import state_hash
+
+    rng = random.Random(seed)
+    plan = []
+    for _ in range(count):
+        waiting = pending(state)
+        actions = legal_actions(state)
+        action = actions[rng.randrange(len(actions))].id
+        apply(state, action)
+        plan.append((waiting.player, action))
+    return plan, state_hash(state)

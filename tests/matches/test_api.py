@@ -1,0 +1,373 @@
+"""The matches HTTP API in the embedded default (SQLite, eager Celery, one process).
+
+Every error is a 4xx with `detail` and `code` (docs/matches-api.md), never a 500.
+"""
+
+import random
+
+import pytest
+
+from matches.models import ActionRequest, Match, MatchEvent
+
+from .kit import make_deck, play_until_over, post
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def alice_client(client, players):
+    client.force_login(players[0])
+    return client
+
+
+@pytest.fixture
+def bob_client(players):
+    from django.test import Client
+
+    other = Client()
+    other.force_login(players[1])
+    return other
+
+
+@pytest.fixture
+def bot_match(alice_client, decks, django_capture_on_commit_callbacks):
+    response = post(
+        alice_client,
+        "/api/matches/",
+        {"deck": decks[0].pk, "bot": "heuristic"},
+        django_capture_on_commit_callbacks,
+    )
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def wait_for_my_decision(client, match_id):
+    state = client.get(f"/api/matches/{match_id}/").json()
+    assert state["status"] == "active"
+    assert state["legal_actions"], "the bot has moved and it is the player's decision"
+    return state
+
+
+def test_a_game_against_a_bot_runs_to_the_end_in_one_process(
+    alice_client, bot_match, django_capture_on_commit_callbacks
+):
+    """R 15: the game ends with a winner; every applied action is one version and the
+    events are numbered 1..seq without a gap."""
+    match_id = bot_match["id"]
+    final, steps = play_until_over(
+        alice_client, match_id, random.Random(5), django_capture_on_commit_callbacks
+    )
+    assert final["status"] == "finished"
+    assert final["result"]["reason"] == "colony"
+    assert final["result"]["winner_seat"] in (0, 1)
+    match = Match.objects.get(pk=match_id)
+    applied = ActionRequest.objects.filter(match=match, status="applied")
+    assert applied.count() == match.version
+    assert applied.filter(seat=0).count() == steps
+    assert applied.filter(seat=1).exists()  # the bot played through the same path
+    seqs = list(MatchEvent.objects.filter(match=match).values_list("seq", flat=True))
+    assert seqs == list(range(1, match.seq + 1))
+    assert final["legal_actions"] == [] and final["pending"] is None
+
+
+def test_the_state_has_the_contract_shape(alice_client, bot_match):
+    state = wait_for_my_decision(alice_client, bot_match["id"])
+    assert set(state) >= {"id", "status", "version", "seq", "you", "players", "clocks"}
+    assert set(state) >= {"pending", "legal_actions", "view", "result"}
+    assert state["you"] == 0
+    assert [p["bot"] for p in state["players"]] == [None, "heuristic"]
+    assert len(state["clocks"]["bank"]) == 2 and state["clocks"]["decision_deadline"]
+    action = state["legal_actions"][0]
+    assert set(action) == {"id", "kind", "label_en", "label_hu", "params"}
+    assert state["pending"]["player"] == 0
+    assert "actions" not in state["view"]
+
+
+def _action(state, **overrides):
+    body = {
+        "client_action_id": f"a{state['version']}",
+        "expected_version": state["version"],
+        "action": state["legal_actions"][0]["id"],
+    }
+    return {**body, **overrides}
+
+
+def test_a_stale_version_is_409_with_the_current_version(alice_client, bot_match):
+    state = wait_for_my_decision(alice_client, bot_match["id"])
+    Match.objects.filter(pk=state["id"]).update(version=state["version"] + 3)
+    response = post(alice_client, f"/api/matches/{state['id']}/actions/", _action(state))
+    assert response.status_code == 409
+    body = response.json()
+    assert body["code"] == "STALE_VERSION" and body["current_version"] == state["version"] + 3
+    assert "reload" in body["detail"]
+
+
+def test_an_illegal_action_is_422(alice_client, bot_match):
+    state = wait_for_my_decision(alice_client, bot_match["id"])
+    response = post(
+        alice_client, f"/api/matches/{state['id']}/actions/", _action(state, action="draw")
+    )
+    if "draw" in [a["id"] for a in state["legal_actions"]]:
+        pytest.skip("draw happens to be legal here")
+    assert response.status_code == 422
+    assert response.json()["code"] == "ILLEGAL_ACTION"
+    assert not ActionRequest.objects.filter(match_id=state["id"], action="draw").exists()
+
+
+def test_someone_else_is_403_and_so_is_the_wrong_seat(alice_client, bob_client, bot_match):
+    state = wait_for_my_decision(alice_client, bot_match["id"])
+    response = post(bob_client, f"/api/matches/{state['id']}/actions/", _action(state))
+    assert response.status_code == 403 and response.json()["code"] == "NOT_A_PLAYER"
+    Match.objects.filter(pk=state["id"]).update(deciding_seat=1)
+    response = post(alice_client, f"/api/matches/{state['id']}/actions/", _action(state))
+    assert response.status_code == 403 and response.json()["code"] == "NOT_YOUR_DECISION"
+
+
+@pytest.mark.parametrize(
+    "body, code",
+    [
+        ([1, 2], "BAD_BODY"),
+        ({"expected_version": 0, "action": "pass"}, "BAD_CLIENT_ACTION_ID"),
+        ({"client_action_id": "x" * 65, "expected_version": 0, "action": "pass"}, "BAD_CLIENT_ACTION_ID"),
+        ({"client_action_id": "x", "expected_version": True, "action": "pass"}, "BAD_VERSION"),
+        ({"client_action_id": "x", "expected_version": "3", "action": "pass"}, "BAD_VERSION"),
+        ({"client_action_id": "x", "expected_version": -1, "action": "pass"}, "BAD_VERSION"),
+        ({"client_action_id": "x", "expected_version": 0, "action": 7}, "BAD_ACTION"),
+        ({"client_action_id": "x", "expected_version": 0, "action": "fly:to=moon"}, "MALFORMED_ACTION"),
+        ({"client_action_id": "x", "expected_version": 0, "action": "play:card=abc"}, "MALFORMED_ACTION"),
+    ],
+)  # fmt: skip
+def test_malformed_requests_are_400_with_a_code(alice_client, bot_match, body, code):
+    response = post(alice_client, f"/api/matches/{bot_match['id']}/actions/", body)
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == code and response.json()["detail"]
+
+
+def test_a_body_that_is_not_json_is_400(alice_client, bot_match):
+    response = alice_client.post(
+        f"/api/matches/{bot_match['id']}/actions/", "{nope", content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "parse_error" and response.json()["detail"]
+
+
+def test_an_anonymous_post_is_403_with_a_code(bot_match):
+    from django.test import Client
+
+    response = post(Client(), f"/api/matches/{bot_match['id']}/actions/", {})
+    assert response.status_code == 403 and response.json()["code"] == "NOT_LOGGED_IN"
+
+
+def test_an_unknown_match_is_404_everywhere(alice_client):
+    for url in ("/api/matches/999/", "/api/matches/999/events/", "/api/matches/999/replay/"):
+        response = alice_client.get(url)
+        assert response.status_code == 404 and response.json()["code"] == "NO_SUCH_MATCH"
+
+
+def test_the_same_client_action_id_is_applied_once(
+    alice_client, bot_match, django_capture_on_commit_callbacks
+):
+    state = wait_for_my_decision(alice_client, bot_match["id"])
+    body = _action(state, client_action_id="once")
+    url = f"/api/matches/{state['id']}/actions/"
+    first = post(alice_client, url, body, django_capture_on_commit_callbacks)
+    again = post(alice_client, url, body, django_capture_on_commit_callbacks)
+    assert first.status_code == again.status_code == 202
+    assert first.json()["request"]["id"] == again.json()["request"]["id"]
+    assert ActionRequest.objects.filter(match_id=state["id"], client_action_id="once").count() == 1
+    other = post(alice_client, url, {**body, "action": "wasteland_draw"})
+    assert other.status_code == 409 and other.json()["code"] == "CLIENT_ACTION_ID_REUSED"
+
+
+def test_actions_sent_back_to_back_apply_in_order(players, decks):
+    """Requests for versions v, v+1, ... queued before the drain runs apply in that order
+    (the seats alternate, so each player sends for a version the game has not reached)."""
+    from engine.serialize import load, state_hash
+    from matches import services
+
+    from .kit import plan_actions
+
+    colonies = [services.deck_colony(d, "original") for d in decks]
+    match = services.create_match(players=players, colonies=colonies, seed=11)
+    match.refresh_from_db()
+    plan, expected = plan_actions(load(match.state), 30)
+    for version, (seat, action) in enumerate(plan, start=match.version):
+        services.submit_action(
+            match, players[seat], client_action_id=f"b{version}", expected_version=version,
+            action=action,
+        )  # fmt: skip
+    assert services.drain(match.pk) == 30
+    match.refresh_from_db()
+    applied = ActionRequest.objects.filter(match=match).order_by("applied_version")
+    assert [(r.seat, r.action) for r in applied] == plan
+    assert state_hash(load(match.state)) == expected
+
+
+def test_a_later_request_that_no_longer_fits_is_rejected_by_the_drain(players, decks):
+    from matches import services
+
+    alice, bob = players
+    colonies = [services.deck_colony(d, "original") for d in decks]
+    match = services.create_match(players=(alice, bob), colonies=colonies, seed=11)
+    match.refresh_from_db()
+    user = (alice, bob)[match.deciding_seat]
+    v = match.version
+    services.submit_action(
+        match, user, client_action_id="late", expected_version=v + 5, action="pass"
+    )
+    assert services.drain(match.pk) == 0
+    request = ActionRequest.objects.get(match=match, client_action_id="late")
+    assert request.status == "rejected" and request.code == "STALE_VERSION"
+    status = alice_status = None  # the player can read why
+    client_user = user
+    from django.test import Client
+
+    c = Client()
+    c.force_login(client_user)
+    alice_status = c.get(f"/api/matches/{match.pk}/actions/{request.pk}/").json()["request"]
+    status = alice_status["status"]
+    assert status == "rejected" and alice_status["code"] == "STALE_VERSION"
+
+
+def test_events_after_n_are_the_viewers_projection(alice_client, bob_client, bot_match):
+    state = wait_for_my_decision(alice_client, bot_match["id"])
+    mine = alice_client.get(f"/api/matches/{state['id']}/events/?after=0").json()
+    assert mine["seq"] == state["seq"] and [e["seq"] for e in mine["events"]] == list(
+        range(1, state["seq"] + 1)
+    )
+    later = alice_client.get(f"/api/matches/{state['id']}/events/?after=3").json()
+    assert [e["seq"] for e in later["events"]] == list(range(4, state["seq"] + 1))
+    spectator = bob_client.get(f"/api/matches/{state['id']}/events/?after=0").json()
+    assert not any("secret" in e for e in spectator["events"])
+    assert bob_client.get(f"/api/matches/{state['id']}/events/?after=x").status_code == 400
+
+
+def test_a_spectator_gets_the_public_view_and_no_actions(bob_client, bot_match):
+    state = bob_client.get(f"/api/matches/{bot_match['id']}/").json()
+    assert state["you"] is None and state["legal_actions"] == []
+    assert state["view"]["viewer"] is None
+
+
+def test_concede_ends_the_game_for_the_other_seat(alice_client, bot_match):
+    """R 15: conceding loses the game."""
+    response = post(alice_client, f"/api/matches/{bot_match['id']}/concede/")
+    assert response.status_code == 200
+    assert response.json()["result"] == {
+        "winner_seat": 1,
+        "reason": "concede",
+        "detail": "seat 0 conceded",
+    }
+    again = post(alice_client, f"/api/matches/{bot_match['id']}/concede/")
+    assert again.status_code == 409 and again.json()["code"] == "GAME_NOT_ACTIVE"
+
+
+def test_replay_is_refused_until_the_game_is_over_then_shown_from_either_seat(
+    alice_client, bob_client, bot_match, django_capture_on_commit_callbacks
+):
+    match_id = bot_match["id"]
+    response = alice_client.get(f"/api/matches/{match_id}/replay/?seat=1")
+    assert response.status_code == 409 and response.json()["code"] == "NOT_FINISHED"
+    play_until_over(alice_client, match_id, random.Random(9), django_capture_on_commit_callbacks)
+    match = Match.objects.get(pk=match_id)
+    for seat in (0, 1):
+        replay = bob_client.get(f"/api/matches/{match_id}/replay/?seat={seat}").json()
+        assert len(replay["steps"]) == match.version
+        assert replay["steps"][-1]["seq"] == match.seq
+        assert replay["steps"][-1]["view"]["winner"] == match.winner_seat
+        assert replay["initial_view"]["viewer"] == seat
+        assert all(s["action"] is None for s in replay["steps"] if s["by"] != seat)
+    assert bob_client.get(f"/api/matches/{match_id}/replay/?seat=2").status_code == 400
+
+
+# --- the lobby ----------------------------------------------------------------------------
+
+
+def test_challenge_accept_and_play(alice_client, bob_client, decks, players):
+    response = post(alice_client, "/api/matches/", {"deck": decks[0].pk, "opponent": "bob"})
+    assert response.status_code == 201 and response.json()["status"] == "invited"
+    match_id = response.json()["id"]
+    listed = bob_client.get("/api/matches/").json()["results"]
+    assert [m["id"] for m in listed] == [match_id] and listed[0]["you"] == 1
+    wrong = post(alice_client, f"/api/matches/{match_id}/accept/", {"deck": decks[0].pk})
+    assert wrong.status_code == 403 and wrong.json()["code"] == "NOT_INVITED"
+    accepted = post(bob_client, f"/api/matches/{match_id}/accept/", {"deck": decks[1].pk})
+    assert accepted.status_code == 200 and accepted.json()["status"] == "active"
+    seat1 = Match.objects.get(pk=match_id).seats.get(seat=1)
+    assert len(seat1.colony) == 45 and seat1.deck_id == decks[1].pk  # frozen (R 9.1)
+    again = post(bob_client, f"/api/matches/{match_id}/accept/", {"deck": decks[1].pk})
+    assert again.status_code == 409 and again.json()["code"] == "NOT_OPEN"
+
+
+def test_an_open_challenge_is_listed_and_accepted_by_anybody_else(alice_client, bob_client, decks):
+    match_id = post(alice_client, "/api/matches/", {"deck": decks[0].pk}).json()["id"]
+    assert Match.objects.get(pk=match_id).status == "open"
+    assert match_id in [m["id"] for m in bob_client.get("/api/matches/").json()["results"]]
+    own = post(alice_client, f"/api/matches/{match_id}/accept/", {"deck": decks[0].pk})
+    assert own.status_code == 422 and own.json()["code"] == "SELF_CHALLENGE"
+    taken = post(bob_client, f"/api/matches/{match_id}/accept/", {"deck": decks[1].pk})
+    assert taken.status_code == 200 and taken.json()["you"] == 1
+
+
+def test_decline_and_cancel(alice_client, bob_client, decks):
+    first = post(alice_client, "/api/matches/", {"deck": decks[0].pk, "opponent": "bob"}).json()
+    assert post(bob_client, f"/api/matches/{first['id']}/decline/").json()["status"] == "aborted"
+    second = post(alice_client, "/api/matches/", {"deck": decks[0].pk}).json()
+    assert post(alice_client, f"/api/matches/{second['id']}/cancel/").json()["status"] == "aborted"
+    late = post(bob_client, f"/api/matches/{second['id']}/accept/", {"deck": decks[1].pk})
+    assert late.status_code == 409
+
+
+def test_an_illegal_deck_is_422_with_every_problem(alice_client, players):
+    """R 9.1 / R 9.7: a 44-card deck cannot be played; every problem is listed."""
+    from .kit import legal_colony
+
+    short = make_deck(players[0], codes=legal_colony(3)[:44], name="Short")
+    response = post(alice_client, "/api/matches/", {"deck": short.pk, "bot": "random"})
+    assert response.status_code == 422
+    body = response.json()
+    assert body["code"] == "DECK_NOT_LEGAL" and "DECK_SIZE" in body["detail"]
+    assert {"code": "DECK_SIZE", "count": 44, "required": 45} in body["problems"]
+    assert not Match.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "body, status, code",
+    [
+        ({"deck": "x"}, 400, "BAD_DECK"),
+        ({}, 400, "BAD_DECK"),
+        ({"deck": 99999}, 404, "NO_SUCH_DECK"),
+        ({"deck": "OWN", "bot": "chess"}, 400, "UNKNOWN_BOT"),
+        ({"deck": "OWN", "ruleset": "nope"}, 400, "UNKNOWN_RULESET"),
+        ({"deck": "OWN", "opponent": "nobody"}, 404, "NO_SUCH_USER"),
+        ({"deck": "OWN", "opponent": "alice"}, 422, "SELF_CHALLENGE"),
+        ({"deck": "OWN", "opponent": "bob", "bot": "random"}, 400, "BAD_CHALLENGE"),
+        ({"deck": "BOBS"}, 404, "NO_SUCH_DECK"),
+    ],
+)
+def test_bad_challenges_are_clear_4xx(alice_client, decks, body, status, code):
+    body = {**body}
+    if body.get("deck") == "OWN":
+        body["deck"] = decks[0].pk
+    elif body.get("deck") == "BOBS":
+        body["deck"] = decks[1].pk
+    response = post(alice_client, "/api/matches/", body)
+    assert response.status_code == status, response.json()
+    assert response.json()["code"] == code and response.json()["detail"]
+
+
+def test_a_database_outage_is_a_503_to_retry_not_a_500(alice_client, bot_match, monkeypatch):
+    """Measured in bench/matches_bench.py: a full PostgreSQL ('too many clients') made the
+    session lookup fail before the view; that is a 503 with a message, never a 500."""
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.db import OperationalError
+
+    def refuse(self):
+        raise OperationalError("sorry, too many clients already")
+
+    monkeypatch.setattr(SessionStore, "load", refuse)
+    response = post(alice_client, f"/api/matches/{bot_match['id']}/actions/", {})
+    assert response.status_code == 503
+    assert response.json() == {
+        "detail": "The game server cannot reach its database right now; try again in a few seconds.",
+        "code": "UNAVAILABLE",
+    }

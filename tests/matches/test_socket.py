@@ -1,0 +1,146 @@
+"""The match socket in the embedded default (in-memory channel layer, eager Celery).
+
+A viewer only ever receives engine.view projections for the seat the SERVER gives them.
+"""
+
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.test import Client
+
+from matches import services
+
+from .socket_kit import close_thread_connections, drain_messages, open_socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def clients(players):
+    out = []
+    for user in players:
+        c = Client()
+        c.force_login(user)
+        out.append(c)
+    return out
+
+
+@pytest.fixture
+def human_match(players, decks):
+    colonies = [services.deck_colony(d, "original") for d in decks]
+    return services.create_match(players=players, colonies=colonies, seed=21)
+
+
+def _post_first_legal(client, match_id):
+    state = client.get(f"/api/matches/{match_id}/").json()
+    body = {
+        "client_action_id": f"ws{state['version']}",
+        "expected_version": state["version"],
+        "action": state["legal_actions"][0]["id"],
+    }
+    response = client.post(f"/api/matches/{match_id}/actions/", body, "application/json")
+    assert response.status_code == 202, response.json()
+    return state
+
+
+def test_each_viewer_gets_its_own_projection_with_seq_numbers(human_match, clients, players):
+    """R 16: players see their own view, a spectator the public one; seq has no gaps."""
+    human_match.refresh_from_db()
+    decider = human_match.deciding_seat
+    spectator = Client()
+
+    async def scenario():
+        sockets = [await open_socket(human_match.pk, c) for c in (*clients, spectator)]
+        assert all(connected for _s, connected, _c in sockets)
+        hellos = [await s.receive_json_from(timeout=5) for s, _c, _k in sockets]
+        before = await sync_to_async(_post_first_legal)(clients[decider], human_match.pk)
+        updates = [await drain_messages(s) for s, _c, _k in sockets]
+        for s, _c, _k in sockets:
+            await s.disconnect()
+        await close_thread_connections()
+        return hellos, before, updates
+
+    hellos, before, updates = asyncio.run(scenario())
+    assert [h["state"]["you"] for h in hellos] == [0, 1, None]
+    assert all(h["seq"] == before["seq"] and h["events"] == [] for h in hellos)
+    for viewer, messages in zip((0, 1, None), updates, strict=True):
+        assert len(messages) == 1, messages
+        message = messages[0]
+        assert message["type"] == "update" and message["version"] == before["version"] + 1
+        seqs = [e["seq"] for e in message["events"]]
+        assert seqs == list(range(before["seq"] + 1, message["seq"] + 1))
+        assert message["state"]["you"] == viewer
+        assert message["state"]["view"]["viewer"] == viewer
+        if viewer is None:
+            assert message["state"]["legal_actions"] == []
+            assert not any("secret" in e for e in message["events"])
+    # the socket's state is exactly what GET says (resync gives the same picture)
+    for viewer, client in ((0, clients[0]), (1, clients[1]), (None, spectator)):
+        got = client.get(f"/api/matches/{human_match.pk}/").json()
+        pushed = updates[(0, 1, None).index(viewer)][0]["state"]
+        assert got == pushed
+
+
+def test_reconnecting_sends_the_current_state_at_once(human_match, clients):
+    human_match.refresh_from_db()
+    _post_first_legal(clients[human_match.deciding_seat], human_match.pk)
+
+    async def reconnect():
+        socket, connected, _code = await open_socket(human_match.pk, clients[0])
+        hello = await socket.receive_json_from(timeout=5)
+        await socket.disconnect()
+        await close_thread_connections()
+        return connected, hello
+
+    connected, hello = asyncio.run(reconnect())
+    assert connected
+    assert hello["state"] == clients[0].get(f"/api/matches/{human_match.pk}/").json()
+
+
+def test_a_socket_for_an_unknown_match_is_closed(db):
+    async def attempt():
+        socket, connected, code = await open_socket(424242)
+        await socket.disconnect()
+        await close_thread_connections()
+        return connected, code
+
+    connected, code = asyncio.run(attempt())
+    assert not connected and code == 4404
+
+
+def test_a_socket_from_a_foreign_origin_is_refused(human_match):
+    from channels.testing import WebsocketCommunicator
+
+    from cardgame.asgi import application
+
+    async def attempt():
+        socket = WebsocketCommunicator(
+            application,
+            f"/ws/matches/{human_match.pk}/",
+            headers=[(b"origin", b"http://evil.example")],
+        )
+        connected, _code = await socket.connect(timeout=5)
+        await socket.disconnect()
+        return connected
+
+    assert asyncio.run(attempt()) is False
+
+
+def test_a_client_claiming_to_be_a_player_is_still_a_spectator(human_match):
+    """Cockatrice #6115 (NOTES.md): the role comes from the session, never from the client."""
+
+    async def attempt():
+        socket, connected, _ = await open_socket(
+            human_match.pk, path=f"/ws/matches/{human_match.pk}/?seat=0"
+        )
+        hello = await socket.receive_json_from(timeout=5)
+        await socket.send_json_to({"type": "hello", "seat": 0})
+        extra = await drain_messages(socket, timeout=0.3)
+        await socket.disconnect()
+        await close_thread_connections()
+        return hello, extra
+
+    hello, extra = asyncio.run(attempt())
+    assert hello["state"]["you"] is None and hello["state"]["view"]["viewer"] is None
+    assert extra == []
