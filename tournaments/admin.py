@@ -1,6 +1,15 @@
 from django.contrib import admin
 
-from .models import AuditEntry, Match, Prize, Registration, Round, Tournament
+from .models import (
+    AuditEntry,
+    ForbiddenPair,
+    Match,
+    OnlineGame,
+    Prize,
+    Registration,
+    Round,
+    Tournament,
+)
 
 
 @admin.register(Tournament)
@@ -32,6 +41,17 @@ class MatchAdmin(admin.ModelAdmin):
         "games_a",
         "games_b",
     ]
+
+
+@admin.register(OnlineGame)
+class OnlineGameAdmin(admin.ModelAdmin):
+    list_display = ["match", "number", "game", "winner", "judge_reason"]
+    raw_id_fields = ["match", "game", "winner"]
+
+
+@admin.register(ForbiddenPair)
+class ForbiddenPairAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "player_a", "player_b", "reason", "created_by"]
 
 
 @admin.register(Prize)

@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
@@ -18,8 +19,8 @@ from rest_framework.response import Response
 
 from decks.models import Deck
 
-from . import selectors, services
-from .models import AuditEntry, Match, Registration, Round, Tournament
+from . import online, selectors, services
+from .models import AuditEntry, ForbiddenPair, Match, Registration, Round, Tournament
 
 
 class ConflictError(APIException):
@@ -57,6 +58,12 @@ class TournamentInput(serializers.Serializer):
     game_minutes = serializers.IntegerField(required=False, min_value=10, max_value=180, default=60)
     decklist_deadline = serializers.DateTimeField(required=False, allow_null=True, default=None)
     play_third_place = serializers.BooleanField(required=False, default=True)
+    play_all_three = serializers.BooleanField(
+        required=False, default=False, help_text="R 18.3.4: play a playoff set's third game at 2-0"
+    )
+    late_entry_losses = serializers.BooleanField(
+        required=False, default=True, help_text="missed rounds of late entrants as 0-2 losses"
+    )
     judges = serializers.ListField(child=serializers.CharField(), required=False, default=list)
 
 
@@ -82,6 +89,8 @@ class TournamentSerializer(serializers.ModelSerializer):
             "game_minutes",
             "decklist_deadline",
             "play_third_place",
+            "play_all_three",
+            "late_entry_losses",
             "status",
             "started_at",
             "players",
@@ -118,6 +127,7 @@ class MatchSerializer(serializers.ModelSerializer):
     player_b = serializers.CharField(source="player_b.player.username", default=None)
     reported_by = serializers.CharField(source="reported_by.player.username", default=None)
     first_player = serializers.CharField(source="first_player.player.username", default=None)
+    online_games = serializers.SerializerMethodField()
 
     class Meta:
         model = Match
@@ -135,6 +145,20 @@ class MatchSerializer(serializers.ModelSerializer):
             "reported_by",
             "judge_reason",
             "first_player",
+            "online_games",
+        ]
+
+    def get_online_games(self, obj) -> list[dict]:
+        """The set's games on the site (online events): number, game id, status, winner."""
+        return [
+            {
+                "number": og.number,
+                "game": og.game_id,
+                "status": og.game.status,
+                "winner": og.winner.name if og.winner_id else None,
+                "judge_reason": og.judge_reason,
+            }
+            for og in obj.online_games.select_related("game", "winner__player")
         ]
 
 
@@ -163,6 +187,12 @@ class JudgeInput(serializers.Serializer):
     reason = serializers.ChoiceField(["time", "ruling", "correction"])
 
 
+class JudgeGameInput(serializers.Serializer):
+    game = serializers.IntegerField(min_value=1, max_value=3, help_text="game number in the set")
+    winner = serializers.CharField(max_length=150, help_text="user name of one of the players")
+    reason = serializers.ChoiceField(["time", "ruling"], help_text="R 18.4")
+
+
 class RegisterInput(serializers.Serializer):
     deck = serializers.IntegerField(help_text="the id of one of your decks")
 
@@ -170,6 +200,22 @@ class RegisterInput(serializers.Serializer):
 class LateEntryInput(serializers.Serializer):
     player = serializers.CharField()
     deck = serializers.IntegerField()
+
+
+class ForbiddenPairInput(serializers.Serializer):
+    player_a = serializers.CharField(max_length=150, help_text="user name of a registered player")
+    player_b = serializers.CharField(max_length=150, help_text="user name of a registered player")
+    reason = serializers.CharField(max_length=ForbiddenPair.REASON_MAX)
+
+
+class ForbiddenPairSerializer(serializers.ModelSerializer):
+    player_a = serializers.CharField(source="player_a.player.username")
+    player_b = serializers.CharField(source="player_b.player.username")
+    created_by = serializers.CharField(source="created_by.username")
+
+    class Meta:
+        model = ForbiddenPair
+        fields = ["id", "player_a", "player_b", "reason", "created_by", "created"]
 
 
 class PrizesInput(serializers.Serializer):
@@ -295,7 +341,10 @@ def late_entry(request, pk):
     player = get_user_model().objects.filter(username=data.get("player")).first()
     if player is None:
         raise ValidationError({"player": ["Unknown player."]})
-    deck = Deck.objects.filter(pk=data.get("deck") or 0, owner=player).first()
+    deck_id = data.get("deck")
+    if isinstance(deck_id, bool) or not isinstance(deck_id, int):
+        deck_id = 0
+    deck = Deck.objects.filter(pk=deck_id, owner=player).first()
     if deck is None:
         raise ValidationError({"deck": ["Give the id of one of the player's decks."]})
     reg = _call(services.late_entry, t, request.user, player, deck)
@@ -348,6 +397,76 @@ def publish(request, pk, number):
     return Response(RoundSerializer(rnd).data)
 
 
+@extend_schema(request=None, responses=RoundSerializer)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def repair(request, pk, number):
+    """Staff: discard the draft pairing of round `number` and pair it again (drafts only).
+
+    Idempotent: with nothing changed since the draft was paired, the draft is kept
+    ("changed": false). 409 once the round is published.
+    """
+    t = _tournament(pk)
+    _staff(request, t)
+    rnd = get_object_or_404(t.rounds, number=number)
+    rnd, changed = _call(services.repair_round, rnd, request.user)
+    rnd = Round.objects.prefetch_related(
+        "matches__player_a__player", "matches__player_b__player"
+    ).get(pk=rnd.pk)
+    return Response({**RoundSerializer(rnd).data, "changed": changed})
+
+
+def _forbidden_pair_list(t):
+    pairs = t.forbidden_pairs.select_related("player_a__player", "player_b__player", "created_by")
+    return ForbiddenPairSerializer(pairs, many=True).data
+
+
+@extend_schema(request=ForbiddenPairInput, responses=ForbiddenPairSerializer(many=True))
+@api_view(["GET", "POST"])
+@permission_classes([permissions.IsAuthenticated])
+def forbidden_pairs(request, pk):
+    """Staff: the pairs that must not meet in the Swiss rounds; POST {"player_a": user
+    name, "player_b": user name, "reason": text} adds one (201; 200 if already there)."""
+    t = _tournament(pk)
+    _staff(request, t)
+    if request.method == "GET":
+        return Response(_forbidden_pair_list(t))
+    data = _data(ForbiddenPairInput, request)
+    regs = {}
+    for field in ("player_a", "player_b"):
+        regs[field] = t.registrations.filter(player__username=data[field]).first()
+        if regs[field] is None:
+            raise ValidationError(
+                {
+                    field: [
+                        _("%(name)s is not registered for this tournament.") % {"name": data[field]}
+                    ]
+                }
+            )
+    pair, created = _call(
+        services.forbid_pair, t, request.user, regs["player_a"], regs["player_b"], data["reason"]
+    )
+    pair = ForbiddenPair.objects.select_related(
+        "player_a__player", "player_b__player", "created_by"
+    ).get(pk=pair.pk)
+    return Response(
+        ForbiddenPairSerializer(pair).data,
+        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+    )
+
+
+@extend_schema(request=None, responses=None)
+@api_view(["DELETE"])
+@permission_classes([permissions.IsAuthenticated])
+def forbidden_pair_detail(request, pk, pair_id):
+    """Staff: remove a forbidden pair (204)."""
+    t = _tournament(pk)
+    _staff(request, t)
+    pair = get_object_or_404(t.forbidden_pairs, pk=pair_id)
+    _call(services.allow_pair, pair, request.user)
+    return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 @extend_schema(responses=OpenApiTypes.OBJECT)
 @api_view(["GET"])
 def standings(request, pk):
@@ -383,12 +502,29 @@ def match_detail(request, pk):
     return Response(MatchSerializer(match).data)
 
 
+def _judge_game(request, match):
+    data = _data(JudgeGameInput, request)
+    og = match.online_games.filter(number=data["game"]).select_related("game").first()
+    if og is None:
+        raise ValidationError(
+            {"game": [_("This match has no game %(n)s on the site.") % {"n": data["game"]}]}
+        )
+    winner = next(
+        (r for r in (match.player_a, match.player_b) if r and r.name == data["winner"]), None
+    )
+    if winner is None:
+        raise ValidationError({"winner": [_("The winner must be one of the two players.")]})
+    _call(online.judge_game, og, request.user, winner, data["reason"])
+    return match
+
+
 @extend_schema(request=JudgeInput, responses=MatchSerializer)
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def match_action(request, pk, action):
-    """report {games_a, games_b, timed_out}, confirm, dispute, choose {choice}, judge."""
-    if action not in ("report", "confirm", "dispute", "choose", "judge"):
+    """report {games_a, games_b, timed_out}, confirm, dispute, choose {choice}, judge;
+    judge-game {game, winner, reason}: a judge decides a game played on the site (R 18.4)."""
+    if action not in ("report", "confirm", "dispute", "choose", "judge", "judge-game"):
         raise Http404("No such action.")
     match = get_object_or_404(selectors.visible_matches(request.user), pk=pk)
     if action == "report":
@@ -408,6 +544,9 @@ def match_action(request, pk, action):
     elif action == "choose":
         choice = request.data.get("choice") if isinstance(request.data, dict) else None
         match = _call(services.choose_first, match, request.user, choice)
+    elif action == "judge-game":
+        _staff(request, match.tournament)
+        match = _judge_game(request, match)
     else:  # judge
         _staff(request, match.tournament)
         data = _data(JudgeInput, request)

@@ -17,6 +17,21 @@ urlpatterns = [
         api.publish,
         name="tournament-round-publish",
     ),
+    path(
+        "tournaments/<int:pk>/rounds/<int:number>/repair/",
+        api.repair,
+        name="tournament-round-repair",
+    ),
+    path(
+        "tournaments/<int:pk>/forbidden-pairs/",
+        api.forbidden_pairs,
+        name="tournament-forbidden-pairs",
+    ),
+    path(
+        "tournaments/<int:pk>/forbidden-pairs/<int:pair_id>/",
+        api.forbidden_pair_detail,
+        name="tournament-forbidden-pair",
+    ),
     path("tournaments/<int:pk>/standings/", api.standings, name="tournament-standings"),
     path("tournaments/<int:pk>/audit/", api.audit, name="tournament-audit"),
     path("tournaments/<int:pk>/playoff/", api.playoff, name="tournament-playoff"),

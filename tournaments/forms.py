@@ -4,7 +4,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from .models import Tournament
+from .models import ForbiddenPair, Registration, Tournament
 
 
 class TournamentForm(forms.ModelForm):
@@ -26,6 +26,8 @@ class TournamentForm(forms.ModelForm):
             "game_minutes",
             "decklist_deadline",
             "play_third_place",
+            "play_all_three",
+            "late_entry_losses",
         ]
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}),
@@ -62,3 +64,33 @@ class JudgeForm(forms.Form):
     reason = forms.ChoiceField(
         choices=[("time", _("Time")), ("ruling", _("Ruling")), ("correction", _("Correction"))]
     )
+
+
+class RegistrationChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj):
+        return obj.name
+
+
+class ForbiddenPairForm(forms.Form):
+    """Staff: two registered players who must not meet in the Swiss rounds, and why."""
+
+    player_a = RegistrationChoiceField(
+        queryset=Registration.objects.none(), label=_("Player"), empty_label=None
+    )
+    player_b = RegistrationChoiceField(
+        queryset=Registration.objects.none(), label=_("must not meet"), empty_label=None
+    )
+    reason = forms.CharField(label=_("Reason"), max_length=ForbiddenPair.REASON_MAX, strip=True)
+
+    def __init__(self, *args, tournament: Tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        regs = tournament.registrations.select_related("player").order_by("player__username")
+        self.fields["player_a"].queryset = regs
+        self.fields["player_b"].queryset = regs
+
+    def clean(self):
+        data = super().clean()
+        a, b = data.get("player_a"), data.get("player_b")
+        if a is not None and b is not None and a.pk == b.pk:
+            raise forms.ValidationError(_("Choose two different players."))
+        return data

@@ -45,6 +45,22 @@ class Tournament(models.Model):
     game_minutes = models.PositiveSmallIntegerField(_("game time limit (minutes)"), default=60)
     decklist_deadline = models.DateTimeField(_("decklist deadline"), null=True, blank=True)
     play_third_place = models.BooleanField(_("third-place match"), default=True)
+    play_all_three = models.BooleanField(
+        _("play all three games of a playoff set"),
+        default=False,
+        help_text="R 18.3.4: the third game of a playoff set is played even at 2-0",
+    )
+    late_entry_losses = models.BooleanField(
+        _("late entrants' missed rounds count as losses in the tiebreakers"),
+        default=True,
+        help_text="docs/rulings.md: on (MTR), a missed round is a 0-2 loss in MW% and GW%; "
+        "off, only the rounds played count",
+    )
+    game_turn_limit = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="simulations only: online games stop after this turn and a judge decides "
+        "(R 18.4); 0 = none",
+    )
     status = models.CharField(max_length=20, choices=STATUS_CHOICES, default=REGISTRATION)
     started_at = models.DateTimeField(null=True, blank=True)
     seed = models.CharField(max_length=32, default=new_seed, editable=False)
@@ -87,6 +103,11 @@ class Registration(models.Model):
         null=True, blank=True, help_text="first round played; earlier rounds are losses"
     )
     playoff_seed = models.PositiveSmallIntegerField(null=True, blank=True)
+    bot = models.CharField(
+        max_length=12,
+        blank=True,
+        help_text="simulations only: this engine bot (random/heuristic) plays the online games",
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -191,6 +212,66 @@ class Match(models.Model):
         if self.games_a is None or self.games_b is None:
             return None
         return self.player_a if self.games_a > self.games_b else self.player_b
+
+
+class OnlineGame(models.Model):
+    """One game of a tournament match played on the site (tournaments/online.py).
+
+    Seat 0 of the game is the match's player_a, seat 1 its player_b."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="online_games")
+    number = models.PositiveSmallIntegerField()  # 1, 2, 3 in the set
+    game = models.OneToOneField(
+        "matches.Match", on_delete=models.PROTECT, related_name="tournament_game"
+    )
+    winner = models.ForeignKey(
+        Registration, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    judge_reason = models.CharField(max_length=12, blank=True)  # time | ruling (R 18.4)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="one_online_game_per_number")
+        ]
+        ordering = ["match", "number"]
+
+    def __str__(self):
+        return f"game {self.number} of {self.match_id}: {self.game_id}"
+
+
+class ForbiddenPair(models.Model):
+    """Two players staff do not want paired against each other (R 18.2, R 18.7: the
+    pairing avoids them when it can; swiss.pair_round's F tier). Stored with the lower
+    registration id first, once per pair."""
+
+    REASON_MAX = 200
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="forbidden_pairs"
+    )
+    player_a = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="+")
+    player_b = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(_("reason"), max_length=REASON_MAX)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player_a", "player_b"], name="one_forbidden_pair"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(player_a__lt=models.F("player_b")),
+                name="forbidden_pair_ordered",
+            ),
+        ]
+        ordering = ["tournament", "id"]
+
+    def __str__(self):
+        return f"{self.player_a_id} / {self.player_b_id}: {self.reason}"
 
 
 class Prize(models.Model):

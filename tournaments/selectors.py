@@ -61,6 +61,8 @@ def standings_rows(t: Tournament) -> list[dict]:
                 "wins": row.wins,
                 "losses": row.losses,
                 "byes": row.byes,
+                "missed": row.missed,
+                "late_entry_round": regs[row.id].late_entry_round,
                 "omw": f"{float(row.omw):.4f}",
                 "gwp": f"{float(row.gwp):.4f}",
                 "ogw": f"{float(row.ogw):.4f}",
@@ -77,6 +79,10 @@ def dashboard(t: Tournament) -> dict:
     matches = rnd.matches.select_related("player_a__player", "player_b__player") if rnd else []
     live = [m for m in t.matches.filter(round__isnull=True)] if t.status != "running" else []
     open_matches = [m for m in list(matches) + live if m.status != Match.CONFIRMED]
+    for m in open_matches:  # online events: the game a judge must decide (R 18.4)
+        m.game_to_judge = None
+        if m.status == Match.NEEDS_JUDGE:
+            m.game_to_judge = m.online_games.filter(winner=None).order_by("-number").first()
     return {
         "round": rnd,
         "deadline": services.round_deadline(rnd) if rnd else None,

@@ -16,9 +16,9 @@ from django.utils.translation import gettext as _
 from decks.models import Deck
 from decks.services import validate_entries
 
+from . import online, swiss
 from . import standings as standings_mod
-from . import swiss
-from .models import AuditEntry, Match, Prize, Registration, Round, Tournament
+from .models import AuditEntry, ForbiddenPair, Match, Prize, Registration, Round, Tournament
 
 TOURNAMENT_RULESET = "original"  # R 9.6, R 18.1
 
@@ -248,6 +248,73 @@ def start(t: Tournament, staff) -> Tournament:
     return t
 
 
+# ------------------------------------------------------------- forbidden pairs
+
+
+def _forbidden_pairs_open(t: Tournament):
+    if t.status not in (Tournament.REGISTRATION, Tournament.RUNNING):
+        raise Conflict(_("Forbidden pairs can be changed only before the playoff."))
+
+
+@transaction.atomic
+def forbid_pair(
+    t: Tournament, staff, reg_a: Registration | None, reg_b: Registration | None, reason
+) -> tuple[ForbiddenPair, bool]:
+    """Staff forbid two registered players to meet in the Swiss rounds (with a reason).
+
+    The pairing avoids the pair whenever a pairing without it exists (swiss.py, F tier)
+    and warns staff when none does. Idempotent: forbidding a pair again returns the
+    stored one (changed=False). An existing draft is not re-paired (see repair_round).
+    Returns (pair, created).
+    """
+    t = _locked(t)
+    require_staff(staff, t)
+    _forbidden_pairs_open(t)
+    reason = reason.strip() if isinstance(reason, str) else ""
+    if not reason:
+        raise ValidationError({"reason": [_("Give a reason for forbidding this pair.")]})
+    if len(reason) > ForbiddenPair.REASON_MAX:
+        raise ValidationError(
+            {
+                "reason": [
+                    _("The reason is at most %(n)s characters.") % {"n": ForbiddenPair.REASON_MAX}
+                ]
+            }
+        )
+    for reg in (reg_a, reg_b):
+        if reg is None or reg.tournament_id != t.pk:
+            raise ValidationError(
+                {"players": [_("Both players must be registered for this tournament.")]}
+            )
+    if reg_a.pk == reg_b.pk:
+        raise ValidationError({"players": [_("Choose two different players.")]})
+    low, high = sorted((reg_a, reg_b), key=lambda reg: reg.pk)
+    existing = ForbiddenPair.objects.filter(tournament=t, player_a=low, player_b=high).first()
+    if existing is not None:
+        return existing, False
+    pair = ForbiddenPair.objects.create(
+        tournament=t, player_a=low, player_b=high, reason=reason, created_by=staff
+    )
+    log(t, staff, "forbid_pair", players=[low.name, high.name], reason=reason)
+    return pair, True
+
+
+@transaction.atomic
+def allow_pair(pair: ForbiddenPair, staff):
+    """Staff remove a forbidden pair (audit-logged with the reason it had)."""
+    t = _locked(pair.tournament)
+    require_staff(staff, t)
+    _forbidden_pairs_open(t)
+    log(
+        t,
+        staff,
+        "allow_pair",
+        players=[pair.player_a.name, pair.player_b.name],
+        reason=pair.reason,
+    )
+    pair.delete()
+
+
 # ---------------------------------------------------------------------- rounds
 
 
@@ -256,10 +323,27 @@ def swiss_matches(t: Tournament):
 
 
 def current_standings(t: Tournament) -> list[standings_mod.Row]:
-    """R 18.7 standings from every confirmed Swiss result (byes count 2-0)."""
+    """R 18.7 standings from every confirmed Swiss result (byes count 2-0).
+
+    A late entrant (`late_entry_round`) gets a match loss, 0-2, without an opponent
+    for every published round before their first one (MTR practice; standings.py
+    `Match.missed_round`): it counts for their points, MW% and GW%, not for OMW%/OGW%.
+    With the event's `late_entry_losses` off, only the rounds played count (rulings.md).
+    """
     regs = list(t.registrations.all())
     players = [standings_mod.Entrant(r.pk, dropped=r.dropped) for r in regs]
     results = []
+    published = sorted(t.rounds.filter(status=Round.PUBLISHED).values_list("number", flat=True))
+    seated: dict[int, set[int]] = {}
+    for number, a, b in swiss_matches(t).values_list("round__number", "player_a_id", "player_b_id"):
+        for reg_id in (a, b):
+            if reg_id is not None:
+                seated.setdefault(reg_id, set()).add(number)
+    for r in regs:
+        if r.late_entry_round and t.late_entry_losses:
+            for number in published:
+                if number < r.late_entry_round and number not in seated.get(r.pk, ()):
+                    results.append(standings_mod.Match.missed_round(number, r.pk))
     for m in swiss_matches(t).filter(status=Match.CONFIRMED).select_related("round"):
         if m.is_bye:
             results.append(standings_mod.Match.bye(m.round.number, m.player_a_id))
@@ -278,40 +362,20 @@ def round_complete(rnd: Round) -> bool:
     )
 
 
-@transaction.atomic
-def pair_next_round(t: Tournament, staff) -> Round:
-    """Pair the next Swiss round as a draft (R 18.2, R 18.7); idempotent.
+def forbidden_pairs(t: Tournament) -> list[tuple[int, int]]:
+    """The staff-forbidden pairs as (registration id, registration id), for the pairing."""
+    return list(t.forbidden_pairs.values_list("player_a_id", "player_b_id"))
 
-    The tournament row is locked (select_for_update) and (tournament, number) is unique,
-    so running this twice never creates two rounds: an unpublished draft is returned as is.
-    """
-    t = _locked(t)
-    require_staff(staff, t)
-    if t.status != Tournament.RUNNING:
-        raise Conflict(_("Rounds are paired only during the Swiss stage."))
-    last = t.rounds.order_by("-number").first()
-    if last is not None and last.status == Round.DRAFT:
-        return last
-    if last is not None and not round_complete(last):
-        raise Conflict(_("Round %(n)s still has unfinished matches.") % {"n": last.number})
-    number = (last.number if last else 0) + 1
-    if number > t.planned_rounds():
-        raise Conflict(_("All Swiss rounds have been played."))
-    rows = current_standings(t)
-    records = standings_mod.player_records(rows)
-    seed = f"{t.seed}:{number}"
-    pairing = swiss.pair_round(records, seed=seed)
-    try:
-        with transaction.atomic():
-            rnd = Round.objects.create(
-                tournament=t,
-                number=number,
-                seed=seed,
-                warnings=pairing.warnings,
-                notes={str(k): v for k, v in pairing.notes.items()},
-            )
-    except IntegrityError:  # another process won the race
-        return t.rounds.get(number=number)
+
+def _pairing(t: Tournament, number: int) -> swiss.Pairing:
+    """The pairing of round `number` from the standings, the forbidden pairs and the
+    round's stored seed: the same inputs always give the same pairing (R 18.7)."""
+    records = standings_mod.player_records(current_standings(t))
+    return swiss.pair_round(records, forbidden=forbidden_pairs(t), seed=f"{t.seed}:{number}")
+
+
+def _seat_pairing(t: Tournament, rnd: Round, pairing: swiss.Pairing):
+    """The draft's matches: one per pair in table order, then the bye (2-0, confirmed)."""
     Match.objects.bulk_create(
         Match(tournament=t, round=rnd, table=i, player_a_id=a, player_b_id=b)
         for i, (a, b) in enumerate(pairing.pairs, 1)
@@ -326,8 +390,116 @@ def pair_next_round(t: Tournament, staff) -> Round:
             games_b=0,
             status=Match.CONFIRMED,
         )
+
+
+@transaction.atomic
+def pair_next_round(t: Tournament, staff) -> Round:
+    """Pair the next Swiss round as a draft (R 18.2, R 18.7); idempotent.
+
+    The tournament row is locked (select_for_update) and (tournament, number) is unique,
+    so running this twice never creates two rounds: an unpublished draft is returned as is.
+    Staff-forbidden pairs are avoided whenever a pairing without them exists.
+    """
+    t = _locked(t)
+    require_staff(staff, t)
+    if t.status != Tournament.RUNNING:
+        raise Conflict(_("Rounds are paired only during the Swiss stage."))
+    last = t.rounds.order_by("-number").first()
+    if last is not None and last.status == Round.DRAFT:
+        return last
+    if last is not None and not round_complete(last):
+        raise Conflict(_("Round %(n)s still has unfinished matches.") % {"n": last.number})
+    number = (last.number if last else 0) + 1
+    if number > t.planned_rounds():
+        raise Conflict(_("All Swiss rounds have been played."))
+    pairing = _pairing(t, number)
+    seed = f"{t.seed}:{number}"
+    try:
+        with transaction.atomic():
+            rnd = Round.objects.create(
+                tournament=t,
+                number=number,
+                seed=seed,
+                warnings=pairing.warnings,
+                notes={str(k): v for k, v in pairing.notes.items()},
+            )
+    except IntegrityError:  # another process won the race
+        return t.rounds.get(number=number)
+    _seat_pairing(t, rnd, pairing)
     log(t, staff, "pair", round=number, seed=seed, warnings=pairing.warnings)
     return rnd
+
+
+def _seating(rnd: Round) -> list[list]:
+    """The round's tables as [[registration id, registration id or None], ...]."""
+    return [
+        list(pair)
+        for pair in rnd.matches.order_by("table").values_list("player_a_id", "player_b_id")
+    ]
+
+
+@transaction.atomic
+def repair_round(rnd: Round, staff) -> tuple[Round, bool]:
+    """Discard a draft pairing and pair the round again (staff; drafts only).
+
+    Uses the round's stored seed with the current standings, drops, re-activations,
+    late entries and forbidden pairs, so it is idempotent: when nothing changed since
+    the draft was paired, the draft is kept as it is (returns changed=False, no audit
+    entry). A player entered late while the draft existed plays this round (their
+    `late_entry_round` becomes its number). Returns (round, changed).
+    """
+    t = _locked(rnd.tournament)
+    require_staff(staff, t)
+    rnd = Round.objects.select_for_update().filter(pk=rnd.pk, tournament=t).first()
+    if rnd is None:
+        raise Conflict(_("This round no longer exists."))
+    if rnd.status != Round.DRAFT:
+        raise Conflict(
+            _("Round %(n)s is published: its pairing can no longer be changed.") % {"n": rnd.number}
+        )
+    if t.status != Tournament.RUNNING:
+        raise Conflict(_("Rounds are paired only during the Swiss stage."))
+    late = list(
+        t.registrations.filter(late_entry_round__gt=rnd.number, dropped=False).values_list(
+            "pk", flat=True
+        )
+    )
+    if late:
+        Registration.objects.filter(pk__in=late).update(late_entry_round=rnd.number)
+    pairing = _pairing(t, rnd.number)
+    before = _seating(rnd)
+    after = [list(pair) for pair in pairing.pairs]
+    if pairing.bye is not None:
+        after.append([pairing.bye, None])
+    if before == after:
+        return rnd, False
+    rnd.matches.all().delete()
+    _seat_pairing(t, rnd, pairing)
+    seated = {reg_id for pair in after for reg_id in pair if reg_id is not None}
+    # players who dropped after this draft was paired are no longer in it
+    t.registrations.filter(dropped=True, dropped_after_round=rnd.number).exclude(
+        pk__in=seated
+    ).update(dropped_after_round=rnd.number - 1)
+    rnd.warnings = pairing.warnings
+    rnd.notes = {str(k): v for k, v in pairing.notes.items()}
+    rnd.save(update_fields=["warnings", "notes"])
+    names = dict(t.registrations.values_list("pk", "player__username"))
+
+    def named(seating):
+        return [[names.get(a), names.get(b)] for a, b in seating]
+
+    log(
+        t,
+        staff,
+        "repair",
+        round=rnd.number,
+        seed=rnd.seed,
+        before=named(before),
+        after=named(after),
+        late_entries=[names.get(pk) for pk in late],
+        warnings=pairing.warnings,
+    )
+    return rnd, True
 
 
 @transaction.atomic
@@ -342,6 +514,7 @@ def publish_round(rnd: Round, staff) -> Round:
     rnd.published_at = timezone.now()
     rnd.save(update_fields=["status", "published_at"])
     log(t, staff, "publish", round=rnd.number)
+    online.start_round(rnd)  # online events: game 1 of every match, on the site
     return rnd
 
 
@@ -361,13 +534,27 @@ def games_needed(match: Match) -> int:
     return 1
 
 
+def plays_all_three(match: Match) -> bool:
+    """R 18.3.4 `play_all_three`: a playoff set plays its third game even at 2-0."""
+    return match.stage != "swiss" and match.tournament.play_all_three
+
+
 def check_score(match: Match, games_a, games_b):
-    """A finished match: the winner has exactly the games needed; never a draw (R 18.4)."""
+    """A finished match: the winner has exactly the games needed; never a draw (R 18.4).
+    With `play_all_three` a playoff set is three games: 3-0 or 2-1 (R 18.3.4)."""
     for value in (games_a, games_b):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ValidationError({"games": [_("Game counts are whole numbers, 0 or more.")]})
     if games_a == games_b:
         raise ValidationError({"games": [_("KGK has no draws (R 18.4): one player must win.")]})
+    if plays_all_three(match):
+        if games_a + games_b != 3:
+            message = _(
+                "Impossible score %(a)s-%(b)s: every playoff set plays all three games "
+                "(R 18.3.4), so 3-0 or 2-1."
+            )
+            raise ValidationError({"games": [message % {"a": games_a, "b": games_b}]})
+        return
     need = games_needed(match)
     high, low = max(games_a, games_b), min(games_a, games_b)
     if high != need or low >= need:
@@ -396,6 +583,7 @@ def report(match: Match, user, games_a: int, games_b: int, *, timed_out=False) -
     match = Match.objects.select_for_update().get(pk=match.pk)
     seat = _seat(match, user)
     _playable(match)
+    online.require_offline(match)
     if match.status in (Match.CONFIRMED, Match.DISPUTED, Match.NEEDS_JUDGE):
         raise Conflict(_("This result is final or with a judge; ask a judge to change it."))
     if match.status == Match.REPORTED and match.reported_by_id != seat.pk:
@@ -505,6 +693,8 @@ def start_playoff(t: Tournament, staff) -> list[Match]:
     t.status = Tournament.PLAYOFF
     t.save(update_fields=["status"])
     log(t, staff, "start_playoff", seeds=top)
+    for semi in semis:
+        online.start_playoff_match(semi)
     return semis
 
 
@@ -513,20 +703,30 @@ def _by_seed(regs):
 
 
 def advance_playoff(t: Tournament):
-    """Semi-finals done: final and third-place match (R 18.3.2-3); all done: finished."""
+    """Semi-finals done: final and third-place match (R 18.3.2-3); all done: finished.
+
+    The tournament row is locked so that two semi-finals finishing at once in two
+    workers create exactly one final."""
+    t = _locked(t)
     semis = list(t.matches.filter(stage="semi").select_related("player_a", "player_b"))
     if len(semis) != 2 or any(m.status != Match.CONFIRMED for m in semis):
         return
     winners = _by_seed([m.winner for m in semis])
     losers = _by_seed([m.player_b if m.winner == m.player_a else m.player_a for m in semis])
     if not t.matches.filter(stage="final").exists():
-        Match.objects.create(
-            tournament=t, stage="final", table=1, player_a=winners[0], player_b=winners[1]
-        )
-        if t.play_third_place:
+        sets = [
             Match.objects.create(
-                tournament=t, stage="third", table=2, player_a=losers[0], player_b=losers[1]
+                tournament=t, stage="final", table=1, player_a=winners[0], player_b=winners[1]
             )
+        ]
+        if t.play_third_place:
+            sets.append(
+                Match.objects.create(
+                    tournament=t, stage="third", table=2, player_a=losers[0], player_b=losers[1]
+                )
+            )
+        for playoff_set in sets:
+            online.start_playoff_match(playoff_set)
         return
     late = t.matches.filter(stage__in=["final", "third"]).exclude(status=Match.CONFIRMED)
     if not late.exists() and t.status != Tournament.FINISHED:
@@ -566,6 +766,7 @@ def choose_first(match: Match, user, choice: str) -> Match:
     lower = match.player_b if higher == match.player_a else match.player_a
     match.first_player = higher if choice == "play" else lower
     match.save()
+    online.start_playoff_match(match)  # online events: game 1 starts now
     return match
 
 

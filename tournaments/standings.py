@@ -12,6 +12,9 @@ where a match-win percentage is match points / (3 x rounds played) and a game-wi
 percentage is game wins / games played (game points / (3 x games), with no draws),
 each raised to 0.33 when lower. Byes count for the player's own points, MW% and GW%
 (as a 2-0 win) but a bye is not an opponent: it is left out of OMW% and OGW%.
+A round a late entrant missed (`Match.missed_round`, R 18 late entry, as the MTR
+treats late entrants) is a match loss, 0-2 in games, for the player's own points,
+MW% and GW%; like a bye it has no opponent, so it is left out of OMW% and OGW%.
 A dropped player stays in the standings (marked) and their figures use only the
 rounds they played; so do their opponents' averages. An opponent met twice (a
 rematch) counts twice. A player who has faced no opponent yet (only byes, or no
@@ -37,6 +40,8 @@ FLOOR = Fraction(33, 100)
 MATCH_WIN_POINTS = 3
 BYE_GAMES = (2, 0)
 """A bye is a match win, 2-0 in games (R 18.7)."""
+MISSED_GAMES = (0, 2)
+"""A round missed by a late entrant is a match loss, 0-2 in games (MTR practice)."""
 
 
 @dataclass(frozen=True)
@@ -50,19 +55,33 @@ class Entrant:
 @dataclass(frozen=True)
 class Match:
     """One result: `a` won `games_a` games, `b` won `games_b`. `b=None` is a bye for `a`
-    (its game fields are ignored: a bye is always scored BYE_GAMES)."""
+    (its game fields are ignored: a bye is always scored BYE_GAMES), or, with
+    `missed=True`, a round `a` missed by entering late: a loss without an opponent,
+    always scored MISSED_GAMES."""
 
     round: int
     a: PlayerId
     b: PlayerId | None = None
     games_a: int = BYE_GAMES[0]
     games_b: int = BYE_GAMES[1]
+    missed: bool = False
 
     @classmethod
     def bye(cls, round: int, player: PlayerId) -> Match:
         return cls(round, player)
 
+    @classmethod
+    def missed_round(cls, round: int, player: PlayerId) -> Match:
+        """A round the late entrant `player` missed: a match loss, 0-2, no opponent."""
+        return cls(round, player, None, MISSED_GAMES[0], MISSED_GAMES[1], missed=True)
+
+    @property
+    def is_bye(self) -> bool:
+        return self.b is None and not self.missed
+
     def __post_init__(self):
+        if self.missed and self.b is not None:
+            raise ValueError(f"round {self.round}: a missed round has no opponent")
         if self.b is None:
             return
         if self.a == self.b:
@@ -84,7 +103,7 @@ class Row:
     id: PlayerId
     points: int
     wins: int  # match wins, byes included
-    losses: int
+    losses: int  # match losses, missed rounds included
     byes: int
     game_wins: int  # bye games included
     game_losses: int
@@ -94,6 +113,7 @@ class Row:
     ogw: Fraction
     opponents: tuple  # ids, in round order (byes excluded)
     dropped: bool = False
+    missed: int = 0  # rounds missed by entering late (each a loss, 0-2)
     tied: bool = False  # equal to another player on points, OMW%, GW% and OGW%
     explain: dict = field(default_factory=dict, compare=False, hash=False)
 
@@ -103,12 +123,23 @@ class Row:
 
 
 class _Acc:
-    __slots__ = ("id", "dropped", "wins", "losses", "byes", "gw", "gl", "opps", "rounds")
+    __slots__ = (
+        "id",
+        "dropped",
+        "wins",
+        "losses",
+        "byes",
+        "missed",
+        "gw",
+        "gl",
+        "opps",
+        "rounds",
+    )
 
     def __init__(self, e: Entrant):
         self.id = e.id
         self.dropped = e.dropped
-        self.wins = self.losses = self.byes = self.gw = self.gl = 0
+        self.wins = self.losses = self.byes = self.missed = self.gw = self.gl = 0
         self.opps: list[tuple[int, PlayerId]] = []
         self.rounds: set[int] = set()
 
@@ -136,7 +167,8 @@ def standings(
     """The standings after the given matches, best first (see the module docstring).
 
     `players` are `Entrant`s (or bare ids, not dropped). Raises ValueError for a
-    result naming an unknown player, a player twice in one round, or a draw.
+    result naming an unknown player, a player twice in one round (a missed round
+    included), or a draw.
     """
     acc: dict[PlayerId, _Acc] = {}
     for e in players:
@@ -157,6 +189,12 @@ def standings(
 
     for m in matches:
         a = seat(m.a, m.round)
+        if m.missed:
+            a.losses += 1
+            a.missed += 1
+            a.gw += MISSED_GAMES[0]
+            a.gl += MISSED_GAMES[1]
+            continue
         if m.b is None:
             a.wins += 1
             a.byes += 1
@@ -185,10 +223,16 @@ def standings(
         played = a.wins + a.losses
         bye_txt = f", {a.byes} of them by bye" if a.byes else ""
         ex["points"] = f"{MATCH_WIN_POINTS} x {a.wins} match wins{bye_txt} = {points}"
+        miss_txt = ""
+        if a.missed:
+            ex["points"] += f" ({a.missed} round(s) missed by entering late: losses, 0 points)"
+            miss_txt = f", {a.missed} missed by entering late"
         if played:
             raw = Fraction(points, MATCH_WIN_POINTS * played)
             mwp[pid] = _floored(raw)
-            ex["MW%"] = f"{points} / ({MATCH_WIN_POINTS} x {played} rounds) = {raw} = {_dec(raw)}"
+            ex["MW%"] = (
+                f"{points} / ({MATCH_WIN_POINTS} x {played} rounds{miss_txt}) = {raw} = {_dec(raw)}"
+            )
             if raw < FLOOR:
                 ex["MW%"] += ", below 0.33, so 0.33"
         else:
@@ -197,7 +241,12 @@ def standings(
             ex["MW%"] = "no rounds played: 0.33 (floor)"
         raw_m[pid] = raw
         games = a.gw + a.gl
-        bye_g = f" (byes counted {bye_games[0]}-{bye_games[1]})" if a.byes else ""
+        counted = []
+        if a.byes:
+            counted.append(f"byes counted {bye_games[0]}-{bye_games[1]}")
+        if a.missed:
+            counted.append(f"missed rounds counted {MISSED_GAMES[0]}-{MISSED_GAMES[1]}")
+        bye_g = f" ({'; '.join(counted)})" if counted else ""
         if games:
             raw = Fraction(a.gw, games)
             gwp[pid] = _floored(raw)
@@ -216,7 +265,14 @@ def standings(
 
     def opp_mean(a: _Acc, own: dict, raw: dict, name: str) -> tuple[Fraction, str]:
         if not a.opps:
-            why = "byes only" if a.byes else "no rounds played"
+            if a.byes and a.missed:
+                why = "byes and missed rounds only"
+            elif a.byes:
+                why = "byes only"
+            elif a.missed:
+                why = "missed rounds only"
+            else:
+                why = "no rounds played"
             return FLOOR, f"no opponents yet ({why}): 0.33 (floor)"
         vals = [own[o] for _, o in a.opps]
         mean = sum(vals, Fraction(0)) / len(vals)
@@ -232,6 +288,8 @@ def standings(
             txt += f"; * raised to the 0.33 floor (the opponent's own {name} is lower)"
         if a.byes:
             txt += f"; {a.byes} bye round(s) left out"
+        if a.missed:
+            txt += f"; {a.missed} missed round(s) (late entry) left out"
         return mean, txt
 
     rows = []
@@ -247,6 +305,7 @@ def standings(
                 wins=a.wins,
                 losses=a.losses,
                 byes=a.byes,
+                missed=a.missed,
                 game_wins=a.gw,
                 game_losses=a.gl,
                 mwp=mwp[pid],

@@ -12,15 +12,24 @@ from django.views.decorators.http import require_POST
 from cards_data.models import Card
 from decks.models import Deck
 
-from . import selectors, services
-from .forms import JudgeForm, ResultForm, TournamentForm
-from .models import Registration, Tournament
+from . import online, selectors, services
+from .forms import ForbiddenPairForm, JudgeForm, ResultForm, TournamentForm
+from .models import ForbiddenPair, Registration, Tournament
 
 
 def _messages_of(error) -> list[str]:
     if isinstance(error, ValidationError):
         return error.messages
     return [str(error)]
+
+
+def _int(value) -> int | None:
+    """A form field as a positive integer, or None (bad input never becomes a 500)."""
+    try:
+        number = int(str(value).strip())
+    except (TypeError, ValueError):
+        return None
+    return number if 0 < number < 2**31 else None
 
 
 def _run(request, fn, *args, ok=None, **kwargs):
@@ -77,6 +86,7 @@ def detail(request, pk):
             "is_staff": services.is_staff(request.user, t),
             "registrations": t.registrations.select_related("player"),
             "deadline": services.round_deadline(match.round) if match and match.round else None,
+            "games": list(match.online_games.select_related("game")) if match else [],
         },
     )
 
@@ -117,6 +127,10 @@ def dashboard(request, pk):
     t = get_object_or_404(Tournament, pk=pk)
     if not services.is_staff(request.user, t):
         raise PermissionDenied
+    return _dashboard(request, t)
+
+
+def _dashboard(request, t, *, status=200, forbid_form=None):
     info = selectors.dashboard(t)
     ultra = Card.objects.filter(rarity="ultra_rare").order_by("code")
     return render(
@@ -127,11 +141,85 @@ def dashboard(request, pk):
             **info,
             "registrations": t.registrations.select_related("player"),
             "judge_form": JudgeForm(),
+            "forbid_form": forbid_form or ForbiddenPairForm(tournament=t),
+            "forbidden_pairs": t.forbidden_pairs.select_related(
+                "player_a__player", "player_b__player", "created_by"
+            ),
             "ultra": ultra,
             "swiss_done": services.swiss_finished(t),
             "audit": t.audit.select_related("actor").order_by("-id")[:30],
         },
+        status=status,
     )
+
+
+def _refused(request, t, error, *, forbid_form=None):
+    """A refused staff action: the dashboard again with the reason, and a 4xx status."""
+    if isinstance(error, ValidationError):
+        status = 400
+    elif isinstance(error, PermissionDenied):
+        status = 403
+    elif isinstance(error, Http404):
+        status = 404
+    else:  # services.Conflict
+        status = 409
+    for text in _messages_of(error):
+        messages.error(request, text)
+    return _dashboard(request, t, status=status, forbid_form=forbid_form)
+
+
+def _staff_act(request, t, action):
+    """Forbidden pairs and re-pairing a draft: on refusal a 4xx page with the reason."""
+    user = request.user
+    if not services.is_staff(user, t):
+        message = _("Only the organiser and the judges may do this.")
+        return render(request, "tournaments/refused.html", {"t": t, "message": message}, status=403)
+    form = None
+    try:
+        if action == "forbid":
+            form = ForbiddenPairForm(request.POST, tournament=t)
+            if not form.is_valid():
+                raise ValidationError(
+                    _("Choose two different registered players and give a reason.")
+                )
+            data = form.cleaned_data
+            _pair, created = services.forbid_pair(
+                t, user, data["player_a"], data["player_b"], data["reason"]
+            )
+            text = _("Forbidden pair saved.") if created else _("This pair was already forbidden.")
+            messages.success(request, text)
+            draft = t.rounds.filter(status="draft").first()
+            if draft is not None:
+                messages.info(
+                    request,
+                    _("Round %(n)s is a draft paired before this change: re-pair it to apply it.")
+                    % {"n": draft.number},
+                )
+        elif action == "allow":
+            pair = ForbiddenPair.objects.filter(
+                tournament=t, pk=_int(request.POST.get("pair")) or 0
+            ).first()
+            if pair is None:
+                raise Http404(_("There is no such forbidden pair (already removed?)."))
+            services.allow_pair(pair, user)
+            messages.success(request, _("Forbidden pair removed."))
+        else:  # repair
+            number = _int(request.POST.get("round"))
+            rnd = t.rounds.filter(number=number).first() if number else None
+            if rnd is None:
+                raise Http404(_("There is no such round."))
+            rnd, changed = services.repair_round(rnd, user)
+            if changed:
+                messages.success(request, _("Round %(n)s paired again.") % {"n": rnd.number})
+            else:
+                messages.info(
+                    request,
+                    _("Nothing has changed since round %(n)s was paired: the draft is kept.")
+                    % {"n": rnd.number},
+                )
+    except (ValidationError, PermissionDenied, Http404, services.Conflict) as error:
+        return _refused(request, t, error, forbid_form=form)
+    return redirect("tournaments:dashboard", t.pk)
 
 
 def bracket(request, pk):
@@ -160,7 +248,7 @@ def act(request, pk, action):
     user = request.user
     back = redirect("tournaments:detail", t.pk)
     if action == "register":
-        deck = Deck.objects.filter(pk=request.POST.get("deck") or 0, owner=user).first()
+        deck = Deck.objects.filter(pk=_int(request.POST.get("deck")) or 0, owner=user).first()
         if deck is None:
             messages.error(request, _("Choose one of your decks."))
         else:
@@ -175,17 +263,21 @@ def act(request, pk, action):
         else:
             _run(request, services.drop, reg, user, ok=_("You have dropped from the event."))
         return back
+    if action in ("forbid", "allow", "repair"):
+        return _staff_act(request, t, action)
     staff_back = redirect("tournaments:dashboard", t.pk) if services.is_staff(user, t) else back
     if action == "start":
         _run(request, services.start, t, user, ok=_("The event has started."))
     elif action == "pair":
         _run(request, services.pair_next_round, t, user, ok=_("Draft pairing ready."))
     elif action == "publish":
-        rnd = t.rounds.filter(number=request.POST.get("round") or 0).first()
+        rnd = t.rounds.filter(number=_int(request.POST.get("round")) or 0).first()
         if rnd:
             _run(request, services.publish_round, rnd, user, ok=_("Round published."))
     elif action in ("reactivate", "staff-drop"):
-        reg = Registration.objects.filter(tournament=t, pk=request.POST.get("reg") or 0).first()
+        reg = Registration.objects.filter(
+            tournament=t, pk=_int(request.POST.get("reg")) or 0
+        ).first()
         if reg:
             fn = services.reactivate if action == "reactivate" else services.drop
             _run(request, fn, reg, user, ok=_("Saved."))
@@ -197,6 +289,25 @@ def act(request, pk, action):
     else:
         raise Http404
     return staff_back
+
+
+def _judge_game(request, match):
+    """A judge decides a game on the site: winner (registration id) and reason (R 18.4)."""
+    og = match.online_games.filter(number=_int(request.POST.get("game")) or 0).first()
+    regs = {r.pk: r for r in (match.player_a, match.player_b) if r is not None}
+    winner = regs.get(_int(request.POST.get("winner")))
+    if og is None or winner is None:
+        messages.error(request, _("Choose the game and its winner."))
+        return
+    _run(
+        request,
+        online.judge_game,
+        og,
+        request.user,
+        winner,
+        request.POST.get("reason"),
+        ok=_("Judge decision saved."),
+    )
 
 
 @login_required
@@ -230,6 +341,9 @@ def match_act(request, pk, action):
         _run(
             request, services.choose_first, match, user, request.POST.get("choice"), ok=_("Saved.")
         )
+    elif action == "judge-game":
+        _judge_game(request, match)
+        return redirect("tournaments:dashboard", match.tournament_id)
     elif action == "judge":
         form = JudgeForm(request.POST)
         if not form.is_valid():

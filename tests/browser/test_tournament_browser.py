@@ -176,3 +176,137 @@ def test_staff_dashboard_and_pairings_in_hungarian_on_a_phone(new_page, live_ser
     expect(page.locator("#pairings-by-name tbody tr")).to_have_count(3)
     no_horizontal_scroll(page)
     assert not page.js_errors
+
+
+def test_forbidden_pair_and_repair_on_a_phone_in_hungarian(new_page, live_server, cards):
+    """Staff forbid a pair of the draft from the dashboard, re-pair the draft (issue:
+    forbidden pairs, discard and re-pair), on a 390 px phone; a refusal is shown."""
+    import datetime
+
+    from tournaments import services
+    from tournaments.models import AuditEntry, ForbiddenPair
+
+    users = {
+        name: get_user_model().objects.create_user(name, password=PASSWORD)
+        for name in ["org", "judge", "alice", "bob", "carol", "dave"]
+    }
+    event = services.create_tournament(
+        users["org"], name="Tiltó Kupa", date=datetime.date(2026, 12, 28), judges=[users["judge"]]
+    )
+    regs = {}
+    for name in ["alice", "bob", "carol", "dave"]:
+        regs[name] = services.register(
+            event, users[name], save_deck(users[name], name="c", cards=colony(cards))
+        )
+        services.check_in(regs[name], users[name])
+    services.start(event, users["org"])
+    rnd = services.pair_next_round(event, users["org"])
+    first = rnd.matches.order_by("table").first()
+    a, b = first.player_a, first.player_b
+
+    page = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    log_in(page, live_server, "judge", f"/en/tournaments/{event.pk}/dashboard/")
+    page.goto(f"{live_server.url}/hu/tournaments/{event.pk}/dashboard/")
+    expect(page.locator("#forbidden-pairs h2")).to_contain_text("Tiltott párok (0)")
+    no_horizontal_scroll(page)
+    form = page.locator("#forbid-form")
+    # the same player twice is refused with a message, nothing saved
+    form.locator("select[name=player_a]").select_option(str(a.pk))
+    form.locator("select[name=player_b]").select_option(str(a.pk))
+    form.locator("input[name=reason]").fill("testvérek")
+    with page.expect_navigation():
+        page.click("#forbid-button")
+    expect(page.locator(".messages")).to_contain_text("Válassz két különböző nevezett játékost")
+    assert not ForbiddenPair.objects.exists()
+    form = page.locator("#forbid-form")
+    form.locator("select[name=player_a]").select_option(str(a.pk))
+    form.locator("select[name=player_b]").select_option(str(b.pk))
+    form.locator("input[name=reason]").fill("testvérek")
+    with page.expect_navigation():
+        page.click("#forbid-button")
+    expect(page.locator("#forbidden-pairs h2")).to_contain_text("(1)")
+    expect(page.locator("#forbidden-pairs")).to_contain_text("testvérek")
+    expect(page.locator(".messages")).to_contain_text("párosítsd újra")
+    with page.expect_navigation():
+        page.click("#repair-button")
+    expect(page.locator(".messages")).to_contain_text("újrapárosítva")
+    pairs = {frozenset(p) for p in rnd.matches.values_list("player_a_id", "player_b_id")}
+    assert frozenset((a.pk, b.pk)) not in pairs
+    assert AuditEntry.objects.filter(action="repair", actor=users["judge"]).exists()
+    no_horizontal_scroll(page)
+    assert not page.js_errors
+
+
+def test_online_event_links_the_game_and_a_judge_decides_the_hour(new_page, live_server, cards):
+    """An online event: publishing creates the game with both frozen decklists; the
+    player's page (390 px) links it and offers no report form; when the hour is over
+    (R 18.4) the judge decides the game from the Hungarian dashboard (time or ruling,
+    never a draw) and the standings follow."""
+    import datetime
+
+    from django.utils import timezone
+
+    from matches.clocks_sweep import sweep
+    from matches.models import Match as Game
+    from tournaments import services
+
+    users = {
+        name: get_user_model().objects.create_user(name, password=PASSWORD)
+        for name in ["org", "judge", "alice", "bob"]
+    }
+    event = services.create_tournament(
+        users["org"],
+        name="Online Kupa",
+        date=datetime.date(2026, 12, 29),
+        online=True,
+        judges=[users["judge"]],
+    )
+    for name in ["alice", "bob"]:
+        reg = services.register(
+            event, users[name], save_deck(users[name], name="c", cards=colony(cards))
+        )
+        services.check_in(reg, users[name])
+    services.start(event, users["org"])
+    rnd = services.pair_next_round(event, users["org"])
+    services.publish_round(rnd, users["org"])
+    match = rnd.matches.get()
+    game = match.online_games.get().game
+    player = match.player_a.name
+
+    phone = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    detail = f"/en/tournaments/{event.pk}/"
+    log_in(phone, live_server, player, detail)
+    expect(phone.locator("#online-games")).to_contain_text("Game 1")
+    expect(phone.locator("#report-button")).to_have_count(0)
+    no_horizontal_scroll(phone)
+    link = phone.locator("#online-games a.game-link")
+    expect(link).to_have_attribute("href", f"/en/play/{game.pk}/")
+    with phone.expect_navigation():
+        link.click()
+    expect(phone.locator("#game")).to_have_attribute("data-match", str(game.pk))
+
+    Game.objects.filter(pk=game.pk).update(game_deadline=timezone.now())
+    sweep()  # the real clock task: the hour is over, the game needs a judge
+    judge = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    log_in(judge, live_server, "judge", f"/en/tournaments/{event.pk}/dashboard/")
+    judge.goto(f"{live_server.url}/hu/tournaments/{event.pk}/dashboard/")
+    form = judge.locator("#disputes form.judge-game-form")
+    expect(form).to_contain_text("1. játszma")
+    expect(form.locator("select[name=reason] option")).to_have_count(2)  # time, ruling
+    no_horizontal_scroll(judge)
+    form.locator("select[name=winner]").select_option(str(match.player_b_id))
+    form.locator("select[name=reason]").select_option("time")
+    with judge.expect_navigation():
+        form.locator("button").click()
+    expect(judge.locator("#disputes h2")).to_contain_text("(0)")
+    match.refresh_from_db()
+    assert (match.status, match.games_a, match.games_b) == (Match.CONFIRMED, 0, 1)
+
+    phone.goto(f"{live_server.url}{detail}")
+    expect(phone.locator("#my-status")).to_have_text("Confirmed")
+    expect(phone.locator("#online-games")).to_contain_text(f"won by {match.player_b.name}")
+    phone.goto(f"{live_server.url}/en/tournaments/{event.pk}/standings/")
+    first_row = phone.locator("#standings tbody tr").first
+    expect(first_row).to_have_attribute("data-player", match.player_b.name)
+    expect(first_row.locator(".points")).to_have_text("3")
+    assert not judge.js_errors

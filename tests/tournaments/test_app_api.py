@@ -9,24 +9,12 @@ import datetime
 import json
 
 import pytest
+from tournament_kit import colony, create_users
 
-from cards_data.models import Card
 from decks.services import save_deck
 from tournaments.models import AuditEntry, Match, Round, Tournament
 
 pytestmark = pytest.mark.django_db
-
-LACI = ["xeno", "insectoid", "zarg", "space_shark"]  # R 20 EX-1
-
-
-def colony(races=LACI, total=45):
-    pools = {race: list(Card.objects.filter(race=race).order_by("code")) for race in races}
-    entries, turn = [], 0
-    while sum(n for _, n in entries) < total:
-        card = pools[races[turn % len(races)]].pop(0)
-        entries.append((card.code, min(3, total - sum(n for _, n in entries))))
-        turn += 1
-    return entries
 
 
 def post(client, url, body=None):
@@ -40,10 +28,7 @@ def english(client):
 
 @pytest.fixture
 def users(django_user_model, catalogue):
-    return {
-        name: django_user_model.objects.create_user(name, password=f"pw-{name}-12345")
-        for name in ["org", "judge", "alice", "bob", "carol", "dave", "eve"]
-    }
+    return create_users(django_user_model, ["org", "judge", "alice", "bob", "carol", "dave", "eve"])
 
 
 def as_user(client, user):

@@ -9,25 +9,13 @@ import threading
 
 import pytest
 from django.db import connection
+from tournament_kit import colony
 
-from cards_data.models import Card
 from decks.services import save_deck
 from tournaments import services
 from tournaments.models import Match, Round
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-LACI = ["xeno", "insectoid", "zarg", "space_shark"]  # R 20 EX-1
-
-
-def colony(races=LACI, total=45):
-    pools = {race: list(Card.objects.filter(race=race).order_by("code")) for race in races}
-    entries, turn = [], 0
-    while sum(n for _, n in entries) < total:
-        card = pools[races[turn % len(races)]].pop(0)
-        entries.append((card.code, min(3, total - sum(n for _, n in entries))))
-        turn += 1
-    return entries
 
 
 @pytest.mark.postgres

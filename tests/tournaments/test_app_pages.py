@@ -7,33 +7,18 @@ R 18.2 Swiss rounds, R 18.4 no draws and judge decisions, R 18.7 standings.
 import datetime
 
 import pytest
+from tournament_kit import colony, create_users, enter
 
-from cards_data.models import Card
 from decks.services import save_deck
 from tournaments import services
 from tournaments.models import Match, Round, Tournament
 
 pytestmark = pytest.mark.django_db
 
-LACI = ["xeno", "insectoid", "zarg", "space_shark"]  # R 20 EX-1
-
-
-def colony(races=LACI, total=45):
-    pools = {race: list(Card.objects.filter(race=race).order_by("code")) for race in races}
-    entries, turn = [], 0
-    while sum(n for _, n in entries) < total:
-        card = pools[races[turn % len(races)]].pop(0)
-        entries.append((card.code, min(3, total - sum(n for _, n in entries))))
-        turn += 1
-    return entries
-
 
 @pytest.fixture
 def users(django_user_model, catalogue):
-    return {
-        n: django_user_model.objects.create_user(n, password=f"pw-{n}-12345")
-        for n in ["org", "judge", "alice", "bob", "carol"]
-    }
+    return create_users(django_user_model, ["org", "judge", "alice", "bob", "carol"])
 
 
 @pytest.fixture
@@ -137,11 +122,7 @@ def test_pages_are_translated_to_hungarian(client, users, event):
 
 def test_refusals_speak_hungarian_on_hungarian_pages(client, users, event):
     """R 18.4 (no draws) refused in the page's language."""
-    for name in ["alice", "bob"]:
-        reg = services.register(
-            event, users[name], save_deck(users[name], name="c", cards=colony())
-        )
-        services.check_in(reg, users[name])
+    enter(event, users, ["alice", "bob"])
     services.start(event, users["org"])
     rnd = services.pair_next_round(event, users["org"])
     services.publish_round(rnd, users["org"])
@@ -156,11 +137,7 @@ def test_refusals_speak_hungarian_on_hungarian_pages(client, users, event):
 
 
 def test_judge_decides_a_timed_out_game_from_the_dashboard(client, users, event):
-    for name in ["alice", "bob"]:
-        reg = services.register(
-            event, users[name], save_deck(users[name], name="c", cards=colony())
-        )
-        services.check_in(reg, users[name])
+    enter(event, users, ["alice", "bob"])
     services.start(event, users["org"])
     rnd = services.pair_next_round(event, users["org"])
     services.publish_round(rnd, users["org"])
@@ -180,3 +157,20 @@ def test_judge_decides_a_timed_out_game_from_the_dashboard(client, users, event)
     )
     match.refresh_from_db()
     assert match.games_b == 1  # a player cannot judge
+
+
+def test_standings_page_shows_a_late_entrants_missed_round(client, users, event, django_user_model):
+    """R 18 late entry: the missed round is a loss (0-2, MTR practice), shown and explained."""
+    enter(event, users, ["alice", "bob"])
+    services.start(event, users["org"])
+    rnd = services.pair_next_round(event, users["org"])
+    services.publish_round(rnd, users["org"])
+    carol = users["carol"]
+    services.late_entry(event, users["org"], carol, save_deck(carol, name="c", cards=colony()))
+    page = client.get(f"/en/tournaments/{event.pk}/standings/").content.decode()
+    assert "late entry: 1 missed round(s), each a loss" in page
+    assert 'id="missed-legend"' in page
+    assert "1 missed by entering late" in page  # the explain text
+    assert "missed rounds counted 0-2" in page
+    hu = client.get(f"/hu/tournaments/{event.pk}/standings/").content.decode()
+    assert "késői nevezés: 1 kihagyott forduló" in hu

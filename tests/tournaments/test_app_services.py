@@ -11,6 +11,7 @@ import datetime
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
+from tournament_kit import colony
 
 from cards_data.models import Card
 from decks.models import CollectionEntry
@@ -19,18 +20,6 @@ from tournaments import services
 from tournaments.models import AuditEntry, Match, Round, Tournament
 
 pytestmark = pytest.mark.django_db
-
-LACI = ["xeno", "insectoid", "zarg", "space_shark"]  # R 20 EX-1: a legal colony
-
-
-def colony(races=LACI, total=45, copies=3):
-    pools = {race: list(Card.objects.filter(race=race).order_by("code")) for race in races}
-    entries, turn = [], 0
-    while sum(n for _, n in entries) < total:
-        card = pools[races[turn % len(races)]].pop(0)
-        entries.append((card.code, min(copies, total - sum(n for _, n in entries))))
-        turn += 1
-    return entries
 
 
 def make_deck(user, entries=None, name="Colony"):
@@ -242,9 +231,35 @@ def test_late_entry_is_staff_only_and_starts_with_losses(event, organiser, playe
     reg = services.late_entry(event, organiser, newcomer, make_deck(newcomer))
     assert reg.late_entry_round == 2
     row = [r for r in services.current_standings(event) if r.id == reg.pk][0]
-    assert row.points == 0  # missed round 1 scores as a loss: no points
+    # the missed round 1 is a match loss, 0-2, without an opponent (MTR practice)
+    assert (row.points, row.wins, row.losses, row.missed) == (0, 0, 1, 1)
+    assert (row.game_wins, row.game_losses, row.opponents) == (0, 2, ())
+    assert "1 missed by entering late" in row.explain["MW%"]
     rnd = services.pair_next_round(event, organiser)
     assert rnd.matches.count() == 3  # five players: two tables and a bye
+    services.publish_round(rnd, organiser)
+    for m in rnd.matches.exclude(player_b=None):
+        services.judge_result(m, organiser, 1, 0, "ruling")
+    rows = {r.id: r for r in services.current_standings(event)}
+    assert rows[reg.pk].missed == 1 and rows[reg.pk].wins + rows[reg.pk].losses == 2
+    # nobody has the late entrant's missed round as an opponent
+    assert all(r.wins + r.losses == 2 for r in rows.values())
+
+
+def test_late_entry_losses_off_counts_only_rounds_played(event, organiser, players):
+    """docs/rulings.md (R 18 late entry): with the event's `late_entry_losses` off, a
+    missed round is not a loss; the late entrant's MW%/GW% use the rounds played only."""
+    Tournament.objects.filter(pk=event.pk).update(late_entry_losses=False)
+    event.refresh_from_db()
+    register_all(event, players[:4])
+    services.start(event, organiser)
+    play_round(event, organiser)
+    newcomer = players[5]
+    reg = services.late_entry(event, organiser, newcomer, make_deck(newcomer))
+    row = [r for r in services.current_standings(event) if r.id == reg.pk][0]
+    assert (row.points, row.wins, row.losses, row.missed) == (0, 0, 0, 0)
+    assert (row.game_wins, row.game_losses) == (0, 0)
+    assert "no rounds played" in row.explain["MW%"]
 
 
 # ----------------------------------------------------------------------- results

@@ -209,8 +209,14 @@ def results(draw):
     n = draw(st.integers(2, 9))
     ids = list(range(n))
     matches, dropped = [], set()
-    for rnd in range(1, draw(st.integers(1, 5)) + 1):
-        pool = [i for i in ids if i not in dropped]
+    rounds = draw(st.integers(1, 5))
+    # late entrants: first round played (1 = on time); earlier rounds are missed
+    first = {i: draw(st.integers(1, rounds)) if draw(st.booleans()) else 1 for i in ids}
+    for rnd in range(1, rounds + 1):
+        for i in ids:
+            if rnd < first[i]:
+                matches.append(Match.missed_round(rnd, i))
+        pool = [i for i in ids if i not in dropped and first[i] <= rnd]
         pool = draw(st.permutations(pool))
         if len(pool) % 2:
             matches.append(Match.bye(rnd, pool.pop()))
@@ -227,12 +233,150 @@ def results(draw):
 def test_invariants(event):
     players, matches = event
     rows = standings(players, matches)
+    missed = [m for m in matches if m.missed]
+    decided = len(matches) - len(missed)
     assert sorted(r.id for r in rows) == sorted(p.id for p in players)
-    assert sum(r.points for r in rows) == 3 * len(matches)
-    assert sum(r.wins for r in rows) == len(matches)
+    assert sum(r.points for r in rows) == 3 * decided
+    assert sum(r.wins for r in rows) == decided
+    assert sum(r.missed for r in rows) == len(missed)
+    assert sum(r.losses for r in rows) == sum(1 for m in matches if m.b is not None) + len(missed)
+    assert all(r.points == 3 * r.wins and r.missed <= r.losses for r in rows)
     for r in rows:
         for x in (r.mwp, r.omw, r.gwp, r.ogw):
             assert FLOOR <= x <= 1
         assert set(r.explain) >= {"points", "MW%", "GW%", "OMW%", "OGW%"}
     keys = [(-r.points, -r.omw, -r.gwp, -r.ogw) for r in rows]
     assert keys == sorted(keys)
+
+
+# Event 2 (R 18 late entry, R 18.7, MTR Appendix C): a late entrant, a bye and a drop
+# in one table. Best-of-three, three rounds. F enters late for round 2 (round 1 is a
+# match loss, 0-2, without an opponent); E has the round-1 bye, B the round-3 bye;
+# D drops after round 2.
+#   R1  A-B 2-0   C-D 2-1   E bye (2-0)   F missed (0-2)
+#   R2  A-C 2-1   E-D 2-0   F-B 2-1
+#   R3  A-E 2-0   C-F 2-0   B bye (2-0)   (D dropped)
+EVENT2_PLAYERS = [
+    Entrant("A"),
+    Entrant("B"),
+    Entrant("C"),
+    Entrant("D", dropped=True),
+    Entrant("E"),
+    Entrant("F"),
+]
+EVENT2 = [
+    Match(1, "A", "B", 2, 0),
+    Match(1, "C", "D", 2, 1),
+    Match.bye(1, "E"),
+    Match.missed_round(1, "F"),
+    Match(2, "A", "C", 2, 1),
+    Match(2, "E", "D", 2, 0),
+    Match(2, "F", "B", 2, 1),
+    Match(3, "A", "E", 2, 0),
+    Match(3, "C", "F", 2, 0),
+    Match.bye(3, "B"),
+]
+
+# Computed by hand:
+#   points:  A 3 wins = 9; B 1 (the bye) = 3; C 2 = 6; D 0; E 2 (one a bye) = 6;
+#            F 1 = 3 (the missed round 1 is a loss: 0 points)
+#   match-win % (points / 3 x rounds; F's missed round is a round played and lost):
+#            A 9/9 = 1, B 3/9 = 1/3, C 6/9 = 2/3, D 0/6 -> 0.33, E 6/9 = 2/3,
+#            F 3/9 = 1/3
+#   game-win % (bye 2-0, missed round 0-2):
+#            A 6/7; B 0+1+2 / 7 = 3/7; C 2+1+2 / 8 = 5/8; D 1/5 = 0.2 -> 0.33;
+#            E 2+2+0 / 6 = 2/3; F 0+2+0 / 7 = 2/7 = 0.286 -> 0.33
+#   opponents (byes and missed rounds are not opponents):
+#            A: B, C, E   B: A, F   C: D, A, F   D: C, E   E: D, A   F: B, C
+#   OMW% A = (1/3 + 2/3 + 2/3) / 3 = 5/9
+#        B = (1 + 1/3) / 2 = 2/3
+#        C = (0.33 + 1 + 1/3) / 3 = (99 + 300 + 100)/300 / 3 = 499/900
+#        D = (2/3 + 2/3) / 2 = 2/3
+#        E = (0.33 + 1) / 2 = 133/200
+#        F = (1/3 + 2/3) / 2 = 1/2
+#   OGW% A = (3/7 + 5/8 + 2/3) / 3 = (72 + 105 + 112)/168 / 3 = 289/504
+#        B = (6/7 + 0.33) / 2 = (600 + 231)/700 / 2 = 831/1400
+#        C = (0.33 + 6/7 + 0.33) / 3 = (231 + 600 + 231)/700 / 3 = 177/350
+#        D = (5/8 + 2/3) / 2 = (15 + 16)/24 / 2 = 31/48
+#        E = (0.33 + 6/7) / 2 = 831/1400
+#        F = (3/7 + 5/8) / 2 = (24 + 35)/56 / 2 = 59/112
+#   order: A 9; E 6 (OMW 0.665) above C 6 (OMW 0.554); B 3 (OMW 0.667) above
+#          F 3 (OMW 0.5); D 0 (dropped, still listed)
+EVENT2_TABLE = [
+    # id, pts, W, L, byes, missed, GW, GL, MW%, OMW%, GW%, OGW%
+    ("A", 9, 3, 0, 0, 0, 6, 1, F(1), F(5, 9), F(6, 7), F(289, 504)),
+    ("E", 6, 2, 1, 1, 0, 4, 2, F(2, 3), F(133, 200), F(2, 3), F(831, 1400)),
+    ("C", 6, 2, 1, 0, 0, 5, 3, F(2, 3), F(499, 900), F(5, 8), F(177, 350)),
+    ("B", 3, 1, 2, 1, 0, 3, 4, F(1, 3), F(2, 3), F(3, 7), F(831, 1400)),
+    ("F", 3, 1, 2, 0, 1, 2, 5, F(1, 3), F(1, 2), FLOOR, F(59, 112)),
+    ("D", 0, 0, 2, 0, 0, 1, 4, FLOOR, F(2, 3), FLOOR, F(31, 48)),
+]
+
+
+def test_hand_computed_table_with_late_entry_bye_and_drop():
+    """R 18.7 with the MTR's treatment of a late entrant: the missed round is a match
+    loss (0-2) for F's own points, MW% and GW%, and, like a bye, no opponent."""
+    rows = standings(EVENT2_PLAYERS, EVENT2)
+    got = [
+        (r.id, r.points, r.wins, r.losses, r.byes, r.missed, r.game_wins, r.game_losses)
+        + (r.mwp, r.omw, r.gwp, r.ogw)
+        for r in rows
+    ]
+    assert got == EVENT2_TABLE
+    assert [r.rank for r in rows] == [1, 2, 3, 4, 5, 6]
+    assert [r.dropped for r in rows] == [False] * 5 + [True]
+    by_id = {r.id: r for r in rows}
+    assert by_id["F"].opponents == ("B", "C")  # the missed round is not an opponent
+    assert by_id["B"].opponents == ("A", "F")
+    # the pairing sees F as a 3-point player who has had no bye
+    rec = {r.id: r for r in player_records(rows)}["F"]
+    assert rec.points == 3 and not rec.had_bye and rec.opponents == frozenset("BC")
+
+
+def test_explain_shows_the_missed_round():
+    f = {r.id: r for r in standings(EVENT2_PLAYERS, EVENT2)}["F"].explain
+    assert f["points"] == (
+        "3 x 1 match wins = 3 (1 round(s) missed by entering late: losses, 0 points)"
+    )
+    assert f["MW%"] == "3 / (3 x 3 rounds, 1 missed by entering late) = 1/3 = 0.3333"
+    assert f["GW%"] == (
+        "2 game wins / 7 games (missed rounds counted 0-2) = 6 / (3 x 7) = 2/7 = 0.2857,"
+        " below 0.33, so 0.33"
+    )
+    assert f["OMW%"] == (
+        "mean(B 0.3333, C 0.6667) = 1/2 = 0.5000; 1 missed round(s) (late entry) left out"
+    )
+    assert f["OGW%"].startswith("mean(B 0.4286, C 0.6250) = 59/112 = 0.5268")
+    # C met F: F's MW% includes the missed loss, F's GW% is floored
+    c = {r.id: r for r in standings(EVENT2_PLAYERS, EVENT2)}["C"].explain
+    assert c["OMW%"].startswith("mean(D dropped 0.3300*, A 1.0000, F 0.3333) = 499/900")
+    assert c["OGW%"].startswith("mean(D dropped 0.3300*, A 0.8571, F 0.3300*) = 177/350")
+
+
+def test_a_late_entrant_who_has_only_missed_rounds():
+    rows = {
+        r.id: r
+        for r in standings(
+            "abc", [Match(1, "a", "b", 1, 0), Match.missed_round(1, "c")], bye_games=(1, 0)
+        )
+    }
+    c = rows["c"]
+    assert (c.points, c.wins, c.losses, c.missed, c.game_wins, c.game_losses) == (0, 0, 1, 1, 0, 2)
+    assert (c.mwp, c.omw, c.gwp, c.ogw) == (FLOOR,) * 4
+    assert c.explain["OMW%"] == "no opponents yet (missed rounds only): 0.33 (floor)"
+    assert c.explain["MW%"] == (
+        "0 / (3 x 1 rounds, 1 missed by entering late) = 0 = 0.0000, below 0.33, so 0.33"
+    )
+    # a missed round is not an opponent of anybody
+    assert rows["a"].opponents == ("b",) and rows["a"].omw == FLOOR
+
+
+def test_missed_rounds_are_checked():
+    with pytest.raises(ValueError, match="no opponent"):
+        Match(1, "a", "b", 0, 2, missed=True)
+    with pytest.raises(ValueError, match="two results"):
+        standings("ab", [Match.missed_round(1, "a"), Match(1, "a", "b", 1, 0)])
+    with pytest.raises(ValueError, match="unknown player"):
+        standings("ab", [Match.missed_round(1, "z")])
+    assert Match.missed_round(2, "a").games_b == 2 and not Match.missed_round(2, "a").is_bye
+    assert Match.bye(2, "a").is_bye
