@@ -20,6 +20,16 @@ from cards_data.search.parser import (
 )
 from engine import catalog
 
+
+@pytest.fixture(autouse=True)
+def english():
+    """These tables quote the English messages; the Hungarian ones are tested separately."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield
+
+
 SHIP = Enum("type", ("ship",))
 
 
@@ -411,3 +421,14 @@ def test_the_help_documents_every_field_name():
     for field in FIELD_DEFS:
         for name in field.names:
             assert f"<code>{fold(name)}</code>" in rendered, name
+
+
+def test_errors_follow_the_active_language():
+    """The same error reads in Hungarian when Hungarian is active (the site's default)."""
+    from django.utils import translation
+
+    with translation.override("hu"):
+        with pytest.raises(QuerySyntaxError) as info:
+            parse("colour:red")
+    assert "Ismeretlen mező: 'colour'" in info.value.message
+    assert info.value.position == 0
