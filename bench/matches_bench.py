@@ -164,23 +164,31 @@ class Person:
         self.changed = asyncio.Event()
         self.over = False
 
-    def post(self, body):
-        request = urllib.request.Request(
-            f"http://{HOST}/api/matches/{self.match_id}/actions/",
-            data=json.dumps(body).encode(),
-            headers={
-                "Content-Type": "application/json",
-                "Cookie": self.cookie,
-                "X-CSRFToken": self.csrf,
-                "Origin": f"http://{HOST}",
-            },  # fmt: skip
-            method="POST",
+    async def post(self, body):
+        """POST over a plain asyncio connection: no threads, so the process that measures
+        does not also fight its own HTTP threads for the GIL."""
+        data = json.dumps(body).encode()
+        host, port = HOST.split(":")
+        head = (
+            f"POST /api/matches/{self.match_id}/actions/ HTTP/1.1\r\n"
+            f"Host: {HOST}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(data)}\r\nCookie: {self.cookie}\r\n"
+            f"X-CSRFToken: {self.csrf}\r\nOrigin: http://{HOST}\r\nConnection: close\r\n\r\n"
         )
+        reader, writer = await asyncio.open_connection(host, int(port))
         try:
-            with urllib.request.urlopen(request, timeout=30) as response:
-                return response.status
-        except urllib.error.HTTPError as exc:
-            return exc.code
+            writer.write(head.encode() + data)
+            await writer.drain()
+            status_line = await asyncio.wait_for(reader.readline(), timeout=30)
+            length = 0
+            while (line := await reader.readline()) not in (b"\r\n", b""):
+                name, _, value = line.decode("latin-1").partition(":")
+                if name.strip().lower() == "content-length":
+                    length = int(value)
+            await reader.readexactly(length)
+        finally:
+            writer.close()
+        return int(status_line.split()[1])
 
     async def socket_loop(self, websockets, stop_at):
         while time.monotonic() < stop_at and not self.over:
@@ -228,7 +236,7 @@ class Person:
             body = {"client_action_id": f"p{self.seat}v{version}", "expected_version": version,
                     "action": action}  # fmt: skip
             sent = time.perf_counter()
-            status = await asyncio.to_thread(self.post, body)
+            status = await self.post(body)
             acted.add(version)
             self.record["status"][status] = self.record["status"].get(status, 0) + 1
             if status == 202:
@@ -236,12 +244,8 @@ class Person:
 
 
 async def human_phase(games, sessions, seconds, think):
-    import concurrent.futures
-
     import websockets
 
-    loop = asyncio.get_running_loop()
-    loop.set_default_executor(concurrent.futures.ThreadPoolExecutor(max_workers=64))
     record = {"arrivals": {}, "posts": [], "resync": [], "status": {}}
     rng = random.Random(1)
     stop_at = time.monotonic() + seconds
@@ -280,11 +284,11 @@ def cpu_seconds(pid) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def throughput_phase(players, seconds):
+def throughput_phase(players, seconds, games_count=50):
     from matches import services
-    from matches.models import Match
+    from matches.models import ActionRequest, Match
 
-    games = create_games(players, 50)
+    games = create_games(players, games_count)
     users = {}
     for match in Match.objects.filter(pk__in=games).prefetch_related("seats__user"):
         users[match.pk] = [s.user for s in match.seats.order_by("seat")]
@@ -292,7 +296,9 @@ def throughput_phase(players, seconds):
     submitted = {}
     applied_before = sum(Match.objects.filter(pk__in=games).values_list("version", flat=True))
     start = time.perf_counter()
+    waiting = []  # requests not yet applied, sampled once a cycle: is the worker ever idle?
     while time.perf_counter() - start < seconds:
+        waiting.append(ActionRequest.objects.filter(status="pending").count())
         fields = ("pk", "version", "deciding_seat", "legal_ids", "status")
         for match in Match.objects.filter(pk__in=games, status="active").only(*fields):
             if submitted.get(match.pk) == match.version or not match.legal_ids:
@@ -305,6 +311,11 @@ def throughput_phase(players, seconds):
         time.sleep(0.01)
     elapsed = time.perf_counter() - start
     applied = sum(Match.objects.filter(pk__in=games).values_list("version", flat=True))
+    idle = sum(1 for w in waiting if w == 0) / len(waiting)
+    print(
+        f"  phase 2 queue: {statistics.median(waiting):.0f} requests waiting (median of "
+        f"{len(waiting)} samples); none waiting in {idle:.0%} of them"
+    )
     return (applied - applied_before) / elapsed
 
 
@@ -367,6 +378,12 @@ def clock_phase(players, count=20, limit=2):
     return late
 
 
+def named(processes):
+    """(name, process) of the web server and the workers, for the CPU shares of phase 1."""
+    names = ["web"] + [f"worker{i}" for i in range(len(processes) - 1)]
+    return list(zip(names, processes, strict=True))
+
+
 def summary(name, samples):
     if not samples:
         return f"{name}: no samples"
@@ -396,8 +413,19 @@ def main():
         processes += [start_worker(db_url, i) for i in range(args.workers)]
         games = create_games(players[: 2 * args.games], args.games)
         sessions = [session for _u, session, _c in players[: 2 * args.games]]
+        cpu_before = {name: cpu_seconds(p.pid) for name, p in named(processes)}
+        own_before, wall_before = time.process_time(), time.perf_counter()
         stats = asyncio.run(human_phase(games, sessions, args.seconds, args.think))
+        wall = time.perf_counter() - wall_before
         print(f"phase 1: {args.games} games, {args.workers} workers, think {args.think} s")
+        shares = {
+            name: (cpu_seconds(p.pid) - cpu_before[name]) / wall for name, p in named(processes)
+        }
+        shares["bench clients"] = (time.process_time() - own_before) / wall
+        print(
+            "  CPU (cores busy on average): "
+            + ", ".join(f"{name} {share:.2f}" for name, share in shares.items())
+        )
         for key in ("first", "both", "resync"):
             print("  " + summary(key + " ms", stats[key]))
         print(f"  lost updates: {stats['lost']}; POST statuses: {stats['status']}")

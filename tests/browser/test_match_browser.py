@@ -352,7 +352,10 @@ def test_websocket_game_on_daphne_with_a_worker(new_page, asgi_stack):
     assert not polls, "updates came over the socket, not by polling"
     seqs = page.evaluate("[...document.querySelectorAll('#log li')].map(li => +li.dataset.seq)")
     assert seqs == list(range(1, seqs[-1] + 1))  # every event once, none missing
-    # a dropped connection: the page reconnects and shows exactly the server's state
+    # a dropped connection: the page reconnects and shows exactly the server's state. Drop it
+    # while the human decides, so the bot is not still moving: the server's state then stays
+    # put and the comparison below is exact (CI once fetched mid-way through the bot's moves).
+    page.locator("#actions button.act:not([disabled])").first.wait_for(timeout=20_000)
     page.evaluate("window.KGKGame.dropSocket()")
     page.wait_for_function("window.KGKGame.live()", timeout=15_000)
     server = page.evaluate(
