@@ -26,6 +26,7 @@ from engine.serialize import dump, load
 from . import clocks
 from .errors import BadRequest, Conflict, Forbidden, Unprocessable
 from .models import ActionRequest, Match, MatchEvent, Seat
+from .selectors import viewer_seat
 
 log = logging.getLogger(__name__)
 
@@ -262,13 +263,7 @@ def _require_user(user):
 # --- actions -------------------------------------------------------------------------------
 
 
-def seat_of(match: Match, user) -> int | None:
-    if user is None or not user.is_authenticated:
-        return None
-    for seat, user_id in match.seats.values_list("seat", "user_id"):
-        if user_id == user.pk:
-            return seat
-    return None
+seat_of = viewer_seat  # the user's seat, None for anybody else (one definition)
 
 
 def _check_request_shape(client_action_id, expected_version, action):
@@ -421,12 +416,7 @@ def drain(match_id: int) -> int:
                 applied += 1
         _save_requests(requests)
         if applied:
-            stored = _append_events(match, events)
-            _store_position(match, seats, state, now)
-            match.save(update_fields=POSITION_FIELDS)
-            for seat, bank in zip(seats, banks, strict=True):
-                if seat.time_bank != bank:
-                    seat.save(update_fields=["time_bank"])
+            stored = _save_position(match, seats, banks, state, events, now)
             _after_commit(match, state, stored, finished=match.is_over, seats=seats)
     return applied
 
@@ -507,6 +497,18 @@ def _append_events(match, events) -> list[MatchEvent]:
     return rows
 
 
+def _save_position(match, seats, banks, state, events, now) -> list[MatchEvent]:
+    """Write what a drain or a bot batch changed: the events, the position and the time
+    banks that moved (`banks`: each seat's bank before); return the stored events."""
+    stored = _append_events(match, events)
+    _store_position(match, seats, state, now)
+    match.save(update_fields=POSITION_FIELDS)
+    for seat, bank in zip(seats, banks, strict=True):
+        if seat.time_bank != bank:
+            seat.save(update_fields=["time_bank"])
+    return stored
+
+
 def _store_position(match, seats, state, now) -> None:
     """State dump, who decides what, their legal action ids, and the clock of that decision."""
     match.state = dump(state)
@@ -583,12 +585,7 @@ def _play_bot_batch(match_id: int, version: int) -> tuple[int, int, bool]:
         ActionRequest.objects.bulk_create(requests)
         if not any(r.status == ActionRequest.APPLIED for r in requests):
             return 0, version, False  # the bot's choice was refused: stop, the sweep retries
-        stored = _append_events(match, events)
-        _store_position(match, seats, state, now)
-        match.save(update_fields=POSITION_FIELDS)
-        for seat, bank in zip(seats, banks, strict=True):
-            if seat.time_bank != bank:
-                seat.save(update_fields=["time_bank"])
+        stored = _save_position(match, seats, banks, state, events, now)
         more = match.status == Match.ACTIVE and match.deciding_seat is not None
         more = more and requests[-1].status == ActionRequest.APPLIED  # no refused bot move
         # The last batch queues the next bot move as the drain does; between batches the
