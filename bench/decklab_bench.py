@@ -23,7 +23,8 @@ REDIS = "redis://127.0.0.1:6379/2"
 
 
 def start_workers(n: int, db_url: str) -> list:
-    env = {**os.environ, "DATABASE_URL": db_url, "REDIS_URL": REDIS, "DEBUG": "false"}
+    env = {**os.environ, "DATABASE_URL": db_url, "REDIS_URL": REDIS, "DEBUG": "false",
+           "DATABASE_POOL": "1"}  # fmt: skip
     celery = str(Path(sys.executable).with_name("celery"))
     procs = []
     for i in range(n):

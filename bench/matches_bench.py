@@ -49,7 +49,7 @@ OUT = ROOT / "bench" / "out"
 
 def env_for(db_url):
     return {**os.environ, "DATABASE_URL": db_url, "REDIS_URL": REDIS, "DEBUG": "false",
-            "LOG_LEVEL": "ERROR", "PYTHONPATH": str(ROOT)}  # fmt: skip
+            "DATABASE_POOL": "1", "LOG_LEVEL": "ERROR", "PYTHONPATH": str(ROOT)}  # fmt: skip
 
 
 def start(name, command, db_url, ready=None, timeout=60):

@@ -82,6 +82,17 @@ DATABASES = {
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60
     )
 }
+# DATABASE_POOL=1 (PostgreSQL): a psycopg connection pool per process instead of one
+# connection per thread. Under ASGI every request runs in a thread of its own, so without a
+# pool each request opens a new connection (~10 ms on the hot path of a move, and PostgreSQL
+# runs out of connections under load); with it a request borrows an open one.
+if env_bool("DATABASE_POOL") and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections open
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2,
+        "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "16")),
+        "timeout": 10,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")

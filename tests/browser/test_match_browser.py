@@ -291,7 +291,8 @@ def asgi_stack(transactional_db, tmp_path):
         service_missing("needs Redis at 127.0.0.1:6379")
     s = connection.settings_dict
     db_url = f"postgres://{s['USER']}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
-    env = {**os.environ, "DATABASE_URL": db_url, "REDIS_URL": url, "DEBUG": "true"}
+    env = {**os.environ, "DATABASE_URL": db_url, "REDIS_URL": url, "DEBUG": "true",
+           "DATABASE_POOL": "1"}  # fmt: skip
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     bin_dir = Path(sys.executable).parent

@@ -103,7 +103,7 @@ def lab_workers(transactional_db, tmp_path):
         f"postgres://{settings_dict['USER']}@{settings_dict['HOST'] or '127.0.0.1'}:"
         f"{settings_dict['PORT'] or 5432}/{settings_dict['NAME']}"
     )
-    env = {**os.environ, "DATABASE_URL": db_url, "REDIS_URL": WORKER_REDIS}
+    env = {**os.environ, "DATABASE_URL": db_url, "REDIS_URL": WORKER_REDIS, "DATABASE_POOL": "1"}
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)
     celery = str(Path(sys.executable).with_name("celery"))
     procs = []

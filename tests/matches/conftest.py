@@ -128,6 +128,7 @@ def celery_worker_process(transactional_db, redis_url, settings, tmp_path):
         **os.environ,
         "DATABASE_URL": _database_url(connection),
         "REDIS_URL": redis_url,
+        "DATABASE_POOL": "1",  # as in production (README): the pooled connections
         "CELERY_VISIBILITY_TIMEOUT": "5",
         "PYTHONPATH": str(ROOT),
     }

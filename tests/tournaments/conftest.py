@@ -87,6 +87,7 @@ def tournament_worker(transactional_db, settings, tmp_path):
         **os.environ,
         "DATABASE_URL": _database_url(connection),
         "REDIS_URL": redis_url,
+        "DATABASE_POOL": "1",  # as in production (README)
         "PYTHONPATH": str(ROOT),
     }
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)
