@@ -81,9 +81,15 @@ def start_beat(db_url):
     return start("beat", command, db_url, lambda p: "beat: Starting" in p.read_text())
 
 
-def start_web(db_url):
-    command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(PORT),
-               "cardgame.asgi:application"]  # fmt: skip
+SERVERS = {
+    "daphne": ["-m", "daphne", "-b", "127.0.0.1", "-p", str(PORT), "cardgame.asgi:application"],
+    "uvicorn": ["-m", "uvicorn", "--host", "127.0.0.1", "--port", str(PORT), "--no-access-log",
+                "--log-level", "warning", "cardgame.asgi:application"],
+}  # fmt: skip
+
+
+def start_web(db_url, server="uvicorn"):
+    command = [sys.executable, *SERVERS[server]]
 
     def ready(_path):
         try:
@@ -237,6 +243,7 @@ class Person:
                     "action": action}  # fmt: skip
             sent = time.perf_counter()
             status = await self.post(body)
+            self.record["post"].append((time.perf_counter() - sent) * 1000)
             acted.add(version)
             self.record["status"][status] = self.record["status"].get(status, 0) + 1
             if status == 202:
@@ -246,7 +253,7 @@ class Person:
 async def human_phase(games, sessions, seconds, think):
     import websockets
 
-    record = {"arrivals": {}, "posts": [], "resync": [], "status": {}}
+    record = {"arrivals": {}, "posts": [], "resync": [], "status": {}, "post": []}
     rng = random.Random(1)
     stop_at = time.monotonic() + seconds
     tasks = []
@@ -262,7 +269,7 @@ def latencies(record, stop_at):
     """POST sent -> that version's update on each player's socket (after the run: no polling
     in the measuring process while it runs)."""
     stats = {"first": [], "both": [], "resync": record["resync"], "lost": 0,
-             "status": record["status"]}  # fmt: skip
+             "status": record["status"], "post": record["post"]}  # fmt: skip
     arrivals = record["arrivals"]
     for match_id, version, sent, posted_at in record["posts"]:
         got = [arrivals.get((match_id, version, seat)) for seat in (0, 1)]
@@ -397,6 +404,7 @@ def main():
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--think", type=float, default=1.0)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--server", choices=sorted(SERVERS), default="uvicorn")
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
     source = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/kgk")
@@ -409,7 +417,7 @@ def main():
     players = make_players(2 * args.games + 2 * 50 + 2 * 20)
     processes = []
     try:
-        processes.append(start_web(db_url))
+        processes.append(start_web(db_url, args.server))
         processes += [start_worker(db_url, i) for i in range(args.workers)]
         games = create_games(players[: 2 * args.games], args.games)
         sessions = [session for _u, session, _c in players[: 2 * args.games]]
@@ -426,7 +434,7 @@ def main():
             "  CPU (cores busy on average): "
             + ", ".join(f"{name} {share:.2f}" for name, share in shares.items())
         )
-        for key in ("first", "both", "resync"):
+        for key in ("post", "first", "both", "resync"):
             print("  " + summary(key + " ms", stats[key]))
         print(f"  lost updates: {stats['lost']}; POST statuses: {stats['status']}")
         stop(processes[2:])

@@ -53,6 +53,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "cardgame.middleware.SyncMiddlewareChain",  # last: the chain runs in one thread (ASGI)
 ]
 
 ROOT_URLCONF = "cardgame.urls"
