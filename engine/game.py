@@ -817,7 +817,24 @@ def legal_actions(state: GameState, player: int | None = None) -> list:
     waiting = frame.get("await")  # as pending(), without building its info
     if waiting is None or (player is not None and player != waiting["player"]):
         return []
-    return HANDLERS[frame["kind"]].legal(state, frame)
+    out = HANDLERS[frame["kind"]].legal(state, frame)
+    state.offered = (waiting, out)  # apply need not check these again (_was_offered)
+    return out
+
+
+def _was_offered(state: GameState, waiting: dict, action: Action) -> bool:
+    """Whether `action` is an object of the list that ``legal_actions`` returned for this
+    very decision (its ``await`` dict; a new one at every decision): then it is legal,
+    since every handler's ``check`` accepts its own ``legal`` list (check_main: the same
+    rules, tests/engine/test_turn.py), and checking it again would list them twice. A
+    state edited by hand must not be given an action listed before the edit."""
+    offered = state.offered
+    if offered is None or offered[0] is not waiting:
+        return False
+    for listed in offered[1]:
+        if listed is action:
+            return True
+    return False
 
 
 def apply(state: GameState, action, player: int | None = None) -> list:
@@ -832,9 +849,10 @@ def apply(state: GameState, action, player: int | None = None) -> list:
         raise IllegalAction("NOT_YOUR_DECISION", f"player {waiting['player']} decides now")
     frame = state.stack[-1]
     handler = HANDLERS[frame["kind"]]
-    reason = handler.check(state, frame, act)
-    if reason is not None:
-        raise IllegalAction(reason, f"{act.id} in {waiting['decision']}")
+    if not _was_offered(state, waiting, act):
+        reason = handler.check(state, frame, act)
+        if reason is not None:
+            raise IllegalAction(reason, f"{act.id} in {waiting['decision']}")
     ev = []
     del frame["await"]
     state.decisions += 1

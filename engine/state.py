@@ -129,6 +129,9 @@ class GameState:
     decisions: int = 0
     # derived look-ups of engine.values (not part of the state: never dumped or compared)
     memo: tuple | None = field(default=None, init=False, repr=False, compare=False)
+    # (the awaited decision's dict, the list legal_actions returned for it): engine.game
+    # applies an action of that very list without checking it again (not part of the state)
+    offered: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     def card(self, cid: int) -> CardInstance:
         return self.cards[cid]

@@ -4,19 +4,23 @@ Checked after every decision of random games between random colonies (all races,
 conditional static abilities, cost modifiers, surcharges and activated abilities occur):
 static abilities by effect, stats and costs without a given static list, activatable
 abilities, the armour check of ``ops.check_state``, the combat's participants, the
-pending decision.
+pending decision, and that every listed action passes its handler's check (``apply`` takes
+an action of the list it was just offered without checking it again).
 """
 
 import dataclasses
 
 import pytest
-from engine_kit import random_game
+from engine_kit import random_colony, random_game
 
 from engine import combat as C
 from engine import ops
 from engine import values as V
-from engine.game import Pending, pending
+from engine.actions import Action, IllegalAction
+from engine.flow import HANDLERS
+from engine.game import Pending, _was_offered, apply, legal_actions, new_game, pending
 from engine.resolve import activatable, can_activate
+from engine.rng import Rng
 from engine.state import cards_in_play
 
 EFFECTS = ("modify_stat", "cost_modifier", "attack_surcharge", "grant_keyword")
@@ -80,6 +84,18 @@ def check_fast_paths(state, action=None, events=None):
             fast = C.participants(state, seat)
             assert [id(c) for c in fast] == [id(c) for c in plain if c is not None]
     check_pending(state)
+    check_offered(state)
+
+
+def check_offered(state):
+    """apply takes an action of the list legal_actions just returned without its handler's
+    check: that check must accept every listed action."""
+    if pending(state) is None:
+        return
+    frame = state.stack[-1]
+    handler = HANDLERS[frame["kind"]]
+    for action in legal_actions(state):
+        assert handler.check(state, frame, action) is None, action.id
 
 
 def check_pending(state):
@@ -97,3 +113,24 @@ def check_pending(state):
 @pytest.mark.parametrize("seed", [3, 17, 29, 41])
 def test_fast_paths_match_their_definitions(seed):
     random_game(seed, on_step=check_fast_paths, max_decisions=700)
+
+
+def test_a_list_offered_for_an_earlier_decision_is_not_taken_as_checked():
+    """The actions are shared objects (a pass is the same object at every window): what
+    ties a list to its decision is the decision's ``await`` dict, new at every decision."""
+    rng = Rng.from_seed("offered")
+    state = new_game([random_colony(rng), random_colony(rng)], "offered")
+    for _ in range(300):
+        if pending(state) is None:
+            break
+        actions = legal_actions(state)
+        waiting = state.stack[-1]["await"]
+        assert all(_was_offered(state, waiting, a) for a in actions)
+        apply(state, actions[rng.below(len(actions))])
+        if pending(state) is not None:
+            waiting = state.stack[-1]["await"]
+            assert not any(_was_offered(state, waiting, a) for a in actions)
+    bad = Action.make("cash", a=10_000, b=10_001)  # never listed: checked, and refused
+    if pending(state) is not None:
+        with pytest.raises(IllegalAction):
+            apply(state, bad)
