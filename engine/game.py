@@ -530,29 +530,40 @@ def _pay_reason(state, seat, card, credits, statics=None):
     return None
 
 
-# Shared immutable main-phase actions by card id (or pair of ids): the lists are long and
-# rebuilt at every main-phase decision. Bounded: card ids grow during a game.
-_UPGRADE: dict = {}  # card id -> upgrade
-_CASH: dict = {}  # (a, b) -> cash
-_PLACE_SURFACE: dict = {}  # card id -> place to surface
-_PLACE_CANTEEN: dict = {}  # card id -> place to canteen
-_PLACE_SHIP: dict = {}  # (card id, ship id) -> place on ship
-_ATTACK_CREW: dict = {}  # card id -> attack a crew card
-_ATTACK_BASE: dict = {}  # card id -> attack a base
-_SHARED = (_UPGRADE, _CASH, _PLACE_SURFACE, _PLACE_CANTEEN, _PLACE_SHIP, _ATTACK_CREW, _ATTACK_BASE)
+class _Shared(dict):
+    """Shared immutable main-phase actions by card id (or other key), made on first use
+    (``__missing__``). The lists are long and rebuilt at every main-phase decision, so they
+    are filled with ``map(table.__getitem__, ids)``: a C-level lookup per action instead of
+    a bytecode ``get``-or-make per action. Bounded: card ids grow during a game."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make):
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key):
+        if len(self) >= 20_000:
+            self.clear()
+        action = self[key] = self.make(key)
+        return action
+
+
+_UPGRADE = _Shared(lambda cid: Action.cached("upgrade", "card", cid))
+_PLACE_SURFACE = _Shared(lambda cid: Action.cached("place", "card", cid, "to", "surface"))
+_PLACE_CANTEEN = _Shared(lambda cid: Action.cached("place", "card", cid, "to", "canteen"))
+_PLACE_SHIP = _Shared(lambda k: Action.cached("place", "card", k[0], "ship", k[1], "to", "ship"))
+_ATTACK_CREW = _Shared(lambda cid: Action.cached("attack", "card", cid, "target", "crew"))
+_ATTACK_BASE = _Shared(lambda cid: Action.cached("attack", "card", cid, "target", "base"))
+# base a -> {base b -> cash a, b}: a row per first base, so the pairs of a are one map
+_CASH_ROWS = _Shared(lambda a: _Shared(lambda b: Action.cached("cash", "a", a, "b", b)))
+_SHARED = (_UPGRADE, _PLACE_SURFACE, _PLACE_CANTEEN, _PLACE_SHIP, _ATTACK_CREW, _ATTACK_BASE)
 _END_TURN = Action.make("end_turn")
 _DRAW = Action.make("draw")
 _SEARCH = Action.make("search")
 _WASTELAND_DRAW = Action.make("wasteland_draw")
 _ATTACK_COLONY = Action.make("attack", target="colony")
 _ATTACK_CENTRE = Action.make("attack", target="centre")
-
-
-def _shared(table: dict, key, *kv) -> Action:
-    if len(table) >= 20_000:
-        table.clear()
-    action = table[key] = Action.cached(*kv)
-    return action
 
 
 def main_actions(state, seat) -> list:
@@ -563,102 +574,16 @@ def main_actions(state, seat) -> list:
     """
     player = state.players[seat]
     credits = player.credits
-    rules = state.ruleset
     cards = state.cards
-    defs = state.defs
     info = V.state_info(state)
-    types = info.types
     # costs look the static abilities up only where some static of the game may apply
     out = [_END_TURN]
     ships = [cards[c] for c in player.hangar]
     if player.centre:
-        bluff = rules.bluff_slots
-        any_surface = "surface" in bluff
-        any_canteen = "canteen" in bluff
-        any_ship = "ship" in bluff
-        open_ships = [s.id for s in ships if V.capacity_left(state, s) > 0]
-        limit_on_play = rules.hangar_limit_on_play
-        hangar_total = V.hangar_total(state, seat) if limit_on_play else 0
-        for cid in player.centre:
-            card = cards[cid]
-            t = types[card.code]
-            if t == "ship":
-                if V.card_cost(state, seat, card) <= credits and (
-                    not limit_on_play
-                    or hangar_total + V.hangar_size(state, card) <= rules.hangar_limit
-                ):
-                    out.append(Action.cached("play", "card", cid))
-            elif t == "event" or (
-                t == "interrupt" and defs[card.code]["subtype"] in R.WINDOW_SUBTYPES["main"]
-            ):
-                if R.can_play_card(state, seat, card):
-                    out.append(Action.cached("play", "card", cid))
-            if t == "base" or any_surface:
-                out.append(
-                    _PLACE_SURFACE.get(cid)
-                    or _shared(_PLACE_SURFACE, cid, "place", "card", cid, "to", "surface")
-                )
-            if t == "crew" or any_canteen:
-                out.append(
-                    _PLACE_CANTEEN.get(cid)
-                    or _shared(_PLACE_CANTEEN, cid, "place", "card", cid, "to", "canteen")
-                )
-            if t == "armament" or any_ship:
-                for sid in open_ships:
-                    key = (cid, sid)
-                    out.append(
-                        _PLACE_SHIP.get(key)
-                        or _shared(
-                            _PLACE_SHIP, key, "place", "card", cid, "ship", sid, "to", "ship"
-                        )
-                    )
-    # cards in play, in the order of cards_in_play: pay (M5) and activated abilities. Only
-    # unpaid cards whose type matches their slot (a bluff is never paid, R 6.10: the first
-    # test of _pay_reason) and paid cards with an activated ability can add an action.
-    activated = info.activated
-    in_play = []
-    for ship in ships:
-        in_play.append(ship)
-        if ship.attachments:
-            in_play += [cards[a] for a in ship.attachments]
+        _centre_actions(state, seat, ships, out)
+    can_buy, upgraded = _in_play_actions(state, seat, ships, info, out)
     if player.surface:
-        in_play += [cards[c] for c in player.surface]
-    if player.canteen:
-        in_play += [cards[c] for c in player.canteen]
-    for card in [
-        c for c in in_play if (c.code in activated if c.paid else types[c.code] == c.slot)
-    ]:
-        if not card.paid:
-            if _pay_reason(state, seat, card, credits) is None:
-                out.append(Action.cached("pay", "card", card.id))
-        else:
-            for i in activated[card.code]:
-                if R.can_activate(state, seat, card, i):
-                    out.append(Action.cached("activate", "ability", i, "card", card.id))
-    if player.surface:
-        surface = sorted(player.surface)
-        cost = UPGRADE_COST
-        if state.cost_mods or "upgrade" in info.cost_actions:
-            cost = V.action_cost(state, seat, "upgrade", UPGRADE_COST)
-        if cost <= credits:
-            upgrade = _UPGRADE
-            out += [
-                upgrade.get(cid) or _shared(upgrade, cid, "upgrade", "card", cid)
-                for cid in surface
-                if cards[cid].bought < MAX_BOUGHT_UPGRADES
-            ]
-        upgraded = [c for c in surface if cards[c].upgrades > 0]
-        if upgraded:  # pairs (a, b), a <= b: often the bulk of the list
-            cash = _CASH
-            for i, a in enumerate(upgraded):
-                if cards[a].upgrades >= 2:
-                    key = (a, a)
-                    out.append(cash.get(key) or _shared(cash, key, "cash", "a", a, "b", a))
-                if i + 1 < len(upgraded):
-                    out += [
-                        cash.get((a, b)) or _shared(cash, (a, b), "cash", "a", a, "b", b)
-                        for b in upgraded[i + 1 :]
-                    ]
+        _base_actions(state, seat, info, can_buy, upgraded, out)
     if player.colony:
         cost = DRAW_COST
         if state.cost_mods or "draw" in info.cost_actions:
@@ -684,17 +609,113 @@ def main_actions(state, seat) -> list:
             out.append(_ATTACK_COLONY)
             out.append(_ATTACK_CENTRE)
             opp = state.players[1 - seat]
-            for cid in opp.canteen:
-                out.append(
-                    _ATTACK_CREW.get(cid)
-                    or _shared(_ATTACK_CREW, cid, "attack", "card", cid, "target", "crew")
-                )
-            for cid in opp.surface:
-                out.append(
-                    _ATTACK_BASE.get(cid)
-                    or _shared(_ATTACK_BASE, cid, "attack", "card", cid, "target", "base")
-                )
+            out += map(_ATTACK_CREW.__getitem__, opp.canteen)
+            out += map(_ATTACK_BASE.__getitem__, opp.surface)
     return out
+
+
+def _centre_actions(state, seat, ships, out) -> None:
+    """main_actions for the cards in the centre: play (M4) and place (M1)."""
+    player = state.players[seat]
+    credits = player.credits
+    rules = state.ruleset
+    cards = state.cards
+    defs = state.defs
+    types = V.state_info(state).types
+    bluff = rules.bluff_slots
+    any_surface = "surface" in bluff
+    any_canteen = "canteen" in bluff
+    any_ship = "ship" in bluff
+    open_ships = [s.id for s in ships if V.capacity_left(state, s) > 0]
+    limit_on_play = rules.hangar_limit_on_play
+    hangar_total = V.hangar_total(state, seat) if limit_on_play else 0
+    for cid in player.centre:
+        card = cards[cid]
+        t = types[card.code]
+        if t == "ship":
+            if V.card_cost(state, seat, card) <= credits and (
+                not limit_on_play or hangar_total + V.hangar_size(state, card) <= rules.hangar_limit
+            ):
+                out.append(Action.cached("play", "card", cid))
+        elif t == "event" or (
+            t == "interrupt" and defs[card.code]["subtype"] in R.WINDOW_SUBTYPES["main"]
+        ):
+            if R.can_play_card(state, seat, card):
+                out.append(Action.cached("play", "card", cid))
+        if t == "base" or any_surface:
+            out.append(_PLACE_SURFACE[cid])
+        if t == "crew" or any_canteen:
+            out.append(_PLACE_CANTEEN[cid])
+        if t == "armament" or any_ship:
+            out += [_PLACE_SHIP[cid, sid] for sid in open_ships]
+
+
+def _in_play_actions(state, seat, ships, info, out) -> tuple:
+    """main_actions for the cards in play, in the order of cards_in_play: pay (M5) and
+    activated abilities. Only unpaid cards whose type matches their slot (a bluff is never
+    paid, R 6.10: the first test of _pay_reason) and paid cards with an activated ability
+    can add an action: they are picked out first, without a list of every card in play.
+    Returns the bases that may be upgraded and those with upgrades (for _base_actions:
+    one walk over the surface serves both)."""
+    player = state.players[seat]
+    cards = state.cards
+    types = info.types
+    activated = info.activated
+    getcard = cards.__getitem__
+    found = []
+    for ship in ships:
+        if ship.code in activated if ship.paid else types[ship.code] == ship.slot:
+            found.append(ship)
+        if ship.attachments:
+            found += [
+                c
+                for c in map(getcard, ship.attachments)
+                if (c.code in activated if c.paid else types[c.code] == c.slot)
+            ]
+    can_buy = []
+    upgraded = []
+    for c in map(getcard, player.surface):
+        if c.code in activated if c.paid else types[c.code] == c.slot:
+            found.append(c)
+        if c.bought < MAX_BOUGHT_UPGRADES:
+            can_buy.append(c.id)
+        if c.upgrades > 0:
+            upgraded.append(c.id)
+    if player.canteen:
+        found += [
+            c
+            for c in map(getcard, player.canteen)
+            if (c.code in activated if c.paid else types[c.code] == c.slot)
+        ]
+    credits = player.credits
+    for card in found:
+        if not card.paid:
+            if _pay_reason(state, seat, card, credits) is None:
+                out.append(Action.cached("pay", "card", card.id))
+        else:
+            for i in activated[card.code]:
+                if R.can_activate(state, seat, card, i):
+                    out.append(Action.cached("activate", "ability", i, "card", card.id))
+    return can_buy, upgraded
+
+
+def _base_actions(state, seat, info, can_buy, upgraded, out) -> None:
+    """main_actions for the bases on the surface, in id order: upgrade (M6) of `can_buy`,
+    then every cash pair (a, b), a <= b, of `upgraded` (M3): often the bulk of the list."""
+    cards = state.cards
+    cost = UPGRADE_COST
+    if state.cost_mods or "upgrade" in info.cost_actions:
+        cost = V.action_cost(state, seat, "upgrade", UPGRADE_COST)
+    if cost <= state.players[seat].credits and can_buy:
+        can_buy.sort()
+        out += map(_UPGRADE.__getitem__, can_buy)
+    upgraded.sort()
+    rows = _CASH_ROWS
+    for i, a in enumerate(upgraded):
+        # (a, a) when a has two upgrades, then (a, b) for the later b
+        pairs = upgraded[i:] if cards[a].upgrades >= 2 else upgraded[i + 1 :]
+        if pairs:
+            out += map(rows[a].__getitem__, pairs)
 
 
 def do_main(state, frame, seat, action, ev, statics=None) -> None:

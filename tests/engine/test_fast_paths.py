@@ -18,7 +18,17 @@ from engine import ops
 from engine import values as V
 from engine.actions import Action, IllegalAction
 from engine.flow import HANDLERS
-from engine.game import Pending, _was_offered, apply, legal_actions, new_game, pending
+from engine.game import (
+    Pending,
+    _was_offered,
+    apply,
+    check_main,
+    legal_actions,
+    main_actions,
+    main_candidates,
+    new_game,
+    pending,
+)
 from engine.resolve import activatable, can_activate
 from engine.rng import Rng
 from engine.state import cards_in_play
@@ -85,6 +95,7 @@ def check_fast_paths(state, action=None, events=None):
             assert [id(c) for c in fast] == [id(c) for c in plain if c is not None]
     check_pending(state)
     check_offered(state)
+    check_main_list(state)
 
 
 def check_offered(state):
@@ -96,6 +107,33 @@ def check_offered(state):
     handler = HANDLERS[frame["kind"]]
     for action in legal_actions(state):
         assert handler.check(state, frame, action) is None, action.id
+
+
+def reference_main_actions(state, seat):
+    """main_actions as a plain definition: the candidates check_main accepts, in the
+    order of main_actions (what the random bot picks by index): end turn; the centre's
+    plays and places; pays and activations in the order of cards_in_play; every upgrade,
+    then every cash pair, in id order; draws; attacks."""
+    legal = [a for a in main_candidates(state, seat) if check_main(state, seat, a) is None]
+    bases = [a for a in legal if a.kind in ("upgrade", "cash")]
+    head = legal[: legal.index(bases[0])] if bases else legal
+    tail = legal[len(head) + len(bases) :]
+    upgrades = sorted((a for a in bases if a.kind == "upgrade"), key=lambda a: a.get("card"))
+    pairs = sorted((a for a in bases if a.kind == "cash"), key=lambda a: (a.get("a"), a.get("b")))
+    return head + upgrades + pairs + tail
+
+
+def check_main_list(state):
+    """main_actions: the same list, in the same order, as its plain definition; its shared
+    actions (built once per card id, kept in tables) equal to actions made afresh."""
+    p = pending(state)
+    if p is None or p.decision != "main" or state.stack[-1]["kind"] != "turn":
+        return
+    fast = main_actions(state, p.player)
+    assert [a.id for a in fast] == [a.id for a in reference_main_actions(state, p.player)]
+    for action in fast:
+        fresh = Action.make(action.kind, **dict(action.params))
+        assert fresh == action and fresh.id == action.id
 
 
 def check_pending(state):
@@ -134,3 +172,20 @@ def test_a_list_offered_for_an_earlier_decision_is_not_taken_as_checked():
     if pending(state) is not None:
         with pytest.raises(IllegalAction):
             apply(state, bad)
+
+
+def test_shared_main_actions_are_made_again_after_their_table_is_cleared():
+    """The tables of shared main-phase actions are bounded (card ids grow during a game):
+    a cleared table makes its actions again, equal to those of before."""
+    from engine import game
+
+    before = game._UPGRADE[7], game._CASH_ROWS[7][9], game._PLACE_SHIP[7, 9]
+    for table in (*game._SHARED, game._CASH_ROWS):
+        table.clear()
+    after = game._UPGRADE[7], game._CASH_ROWS[7][9], game._PLACE_SHIP[7, 9]
+    assert after == before
+    assert [a.id for a in after] == [
+        "upgrade:card=7",
+        "cash:a=7,b=9",
+        "place:card=7,ship=9,to=ship",
+    ]
