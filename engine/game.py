@@ -860,26 +860,38 @@ def _was_offered(state: GameState, waiting: dict, action: Action) -> bool:
 
 def apply(state: GameState, action, player: int | None = None) -> list:
     """Apply one action of the deciding player; return the events (engine.flow.Event)."""
-    act = parse_action(action)
     waiting = None  # as pending(), without building its info
     if state.winner is None and state.result is None and state.stack:
         waiting = state.stack[-1].get("await")
+    if waiting is not None and _was_offered(state, waiting, action):
+        act = action  # an Action of the list just offered: well formed and legal
+        if player is not None and player != waiting["player"]:
+            raise IllegalAction("NOT_YOUR_DECISION", f"player {waiting['player']} decides now")
+    else:
+        act = _checked(state, action, waiting, player)
+    frame = state.stack[-1]
+    ev = []
+    del frame["await"]
+    state.decisions += 1
+    HANDLERS[frame["kind"]].act(state, frame, act, ev)
+    settle(state, ev)
+    return ev
+
+
+def _checked(state: GameState, action, waiting: dict | None, player: int | None) -> Action:
+    """The Action `action` stands for, if it is allowed now; raise why not (MalformedAction
+    first, then the game being over, then another player's decision, then the rules)."""
+    act = parse_action(action)
     if waiting is None:
         raise IllegalAction("GAME_OVER", "the game is over")
     if player is not None and player != waiting["player"]:
         raise IllegalAction("NOT_YOUR_DECISION", f"player {waiting['player']} decides now")
-    frame = state.stack[-1]
-    handler = HANDLERS[frame["kind"]]
-    if not _was_offered(state, waiting, act):
-        reason = handler.check(state, frame, act)
+    if not _was_offered(state, waiting, act):  # e.g. the id of an action of the list
+        frame = state.stack[-1]
+        reason = HANDLERS[frame["kind"]].check(state, frame, act)
         if reason is not None:
             raise IllegalAction(reason, f"{act.id} in {waiting['decision']}")
-    ev = []
-    del frame["await"]
-    state.decisions += 1
-    handler.act(state, frame, act, ev)
-    settle(state, ev)
-    return ev
+    return act
 
 
 def settle(state: GameState, ev: list) -> None:

@@ -164,6 +164,9 @@ def test_a_list_offered_for_an_earlier_decision_is_not_taken_as_checked():
         actions = legal_actions(state)
         waiting = state.stack[-1]["await"]
         assert all(_was_offered(state, waiting, a) for a in actions)
+        with pytest.raises(IllegalAction) as refused:  # offered, but to the other player
+            apply(state, actions[0], player=1 - waiting["player"])
+        assert refused.value.code == "NOT_YOUR_DECISION" and "await" in state.stack[-1]
         apply(state, actions[rng.below(len(actions))])
         if pending(state) is not None:
             waiting = state.stack[-1]["await"]
