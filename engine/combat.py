@@ -61,6 +61,7 @@ def speed(state, card) -> int:
 def board(state: GameState, crew: CardInstance, ship: CardInstance, ev) -> None:
     """R 11.4.2.2: crew go aboard for this combat (the card keeps its id: it is tracked)."""
     state.players[crew.controller].canteen.remove(crew.id)
+    state.card_epoch += 1  # a zone and a ship's attachments change
     crew.zone = "hangar"
     crew.attached_to = ship.id
     crew.boarded = True
@@ -72,6 +73,7 @@ def unboard(state: GameState, crew: CardInstance, orientation: str, ev) -> None:
     """R 11.4.6.1 / 4.4.5: back to the owner's canteen, keeping paid/unpaid."""
     ship = state.cards[crew.attached_to]
     ship.attachments.remove(crew.id)
+    state.card_epoch += 1  # a zone and a ship's attachments change
     crew.attached_to = None
     crew.boarded = False
     crew.zone = "canteen"

@@ -581,9 +581,9 @@ def main_actions(state, seat) -> list:
     ships = [cards[c] for c in player.hangar]
     if player.centre:
         _centre_actions(state, seat, ships, out)
-    can_buy, upgraded = _in_play_actions(state, seat, ships, info, out)
+    _in_play_actions(state, seat, ships, info, out)
     if player.surface:
-        _base_actions(state, seat, info, can_buy, upgraded, out)
+        _base_actions(state, seat, info, out)
     if player.colony:
         cost = DRAW_COST
         if state.cost_mods or "draw" in info.cost_actions:
@@ -650,18 +650,50 @@ def _centre_actions(state, seat, ships, out) -> None:
             out += [_PLACE_SHIP[cid, sid] for sid in open_ships]
 
 
-def _in_play_actions(state, seat, ships, info, out) -> tuple:
+def _in_play_actions(state, seat, ships, info, out) -> None:
     """main_actions for the cards in play, in the order of cards_in_play: pay (M5) and
-    activated abilities. Only unpaid cards whose type matches their slot (a bluff is never
-    paid, R 6.10: the first test of _pay_reason) and paid cards with an activated ability
-    can add an action: they are picked out first, without a list of every card in play.
-    Returns the bases that may be upgraded and those with upgrades (for _base_actions:
-    one walk over the surface serves both)."""
+    activated abilities of the few cards that can add one (_candidates)."""
+    credits = state.players[seat].credits
+    activated = info.activated
+    for card in _candidates(state, seat, ships, info):
+        if not card.paid:
+            if _pay_reason(state, seat, card, credits) is None:
+                out.append(Action.cached("pay", "card", card.id))
+        else:
+            for i in activated[card.code]:
+                if R.can_activate(state, seat, card, i):
+                    out.append(Action.cached("activate", "ability", i, "card", card.id))
+
+
+def _candidates(state, seat, ships, info) -> list:
+    """`seat`'s cards in play, in the order of cards_in_play, that can add a pay or activate
+    action: unpaid cards whose type matches their slot (a bluff is never paid, R 6.10: the
+    first test of _pay_reason) and paid cards with an activated ability (~2 of ~25).
+
+    That depends only on the zone lists, the cards' ships, slots and paid flags: the list
+    is kept per seat while ``state.card_epoch`` (bumped by every change of those but the
+    zone lists) and the in-play zone lists (compared whole) stay the same."""
     player = state.players[seat]
-    cards = state.cards
+    key = (
+        state.card_epoch,
+        info,
+        tuple(player.hangar),
+        tuple(player.surface),
+        tuple(player.canteen),
+    )
+    kept = state.candidates.get(seat)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    found = _find_candidates(state, player, ships, info)
+    state.candidates[seat] = (key, found)
+    return found
+
+
+def _find_candidates(state, player, ships, info) -> list:
+    """_candidates, computed: one look at each card in play."""
     types = info.types
     activated = info.activated
-    getcard = cards.__getitem__
+    getcard = state.cards.__getitem__
     found = []
     for ship in ships:
         if ship.code in activated if ship.paid else types[ship.code] == ship.slot:
@@ -672,44 +704,29 @@ def _in_play_actions(state, seat, ships, info, out) -> tuple:
                 for c in map(getcard, ship.attachments)
                 if (c.code in activated if c.paid else types[c.code] == c.slot)
             ]
-    can_buy = []
-    upgraded = []
-    for c in map(getcard, player.surface):
-        if c.code in activated if c.paid else types[c.code] == c.slot:
-            found.append(c)
-        if c.bought < MAX_BOUGHT_UPGRADES:
-            can_buy.append(c.id)
-        if c.upgrades > 0:
-            upgraded.append(c.id)
-    if player.canteen:
+    for zone in (player.surface, player.canteen):
         found += [
             c
-            for c in map(getcard, player.canteen)
+            for c in map(getcard, zone)
             if (c.code in activated if c.paid else types[c.code] == c.slot)
         ]
-    credits = player.credits
-    for card in found:
-        if not card.paid:
-            if _pay_reason(state, seat, card, credits) is None:
-                out.append(Action.cached("pay", "card", card.id))
-        else:
-            for i in activated[card.code]:
-                if R.can_activate(state, seat, card, i):
-                    out.append(Action.cached("activate", "ability", i, "card", card.id))
-    return can_buy, upgraded
+    return found
 
 
-def _base_actions(state, seat, info, can_buy, upgraded, out) -> None:
-    """main_actions for the bases on the surface, in id order: upgrade (M6) of `can_buy`,
-    then every cash pair (a, b), a <= b, of `upgraded` (M3): often the bulk of the list."""
+def _base_actions(state, seat, info, out) -> None:
+    """main_actions for the bases on the surface, in id order: upgrade (M6), then every
+    cash pair (a, b), a <= b (M3): often the bulk of the list."""
     cards = state.cards
+    surface = sorted(state.players[seat].surface)
     cost = UPGRADE_COST
     if state.cost_mods or "upgrade" in info.cost_actions:
         cost = V.action_cost(state, seat, "upgrade", UPGRADE_COST)
-    if cost <= state.players[seat].credits and can_buy:
-        can_buy.sort()
-        out += map(_UPGRADE.__getitem__, can_buy)
-    upgraded.sort()
+    if cost <= state.players[seat].credits:
+        out += map(
+            _UPGRADE.__getitem__,
+            [cid for cid in surface if cards[cid].bought < MAX_BOUGHT_UPGRADES],
+        )
+    upgraded = [cid for cid in surface if cards[cid].upgrades > 0]
     rows = _CASH_ROWS
     for i, a in enumerate(upgraded):
         # (a, a) when a has two upgrades, then (a, b) for the later b
@@ -748,6 +765,7 @@ def do_main(state, frame, seat, action, ev, statics=None) -> None:
                 state, card, "hangar", ev, "play", face_up=True, seat=seat, slot="ship"
             )
             card.paid = True
+            state.card_epoch += 1
             emit(ev, "play", player=seat, card=ops.pub(state, card), type="ship", cost=cost)
             ops.push_trigger(state, card, "on_play")
             return

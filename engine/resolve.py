@@ -771,6 +771,7 @@ def finish_payment(state, entry, ev) -> None:
         emit(ev, "lost_target", eid=entry["eid"], code=entry["code"])  # R 1.6
         return
     card.paid = True
+    state.card_epoch += 1
     if card.slot == "base":
         card.x = card.upgrades
     emit(ev, "paid", player=entry["ctrl"], card=ops.pub(state, card), cost=entry["cost"])

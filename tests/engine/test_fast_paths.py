@@ -20,6 +20,8 @@ from engine.actions import Action, IllegalAction
 from engine.flow import HANDLERS
 from engine.game import (
     Pending,
+    _candidates,
+    _find_candidates,
     _was_offered,
     apply,
     check_main,
@@ -96,6 +98,7 @@ def check_fast_paths(state, action=None, events=None):
     check_pending(state)
     check_offered(state)
     check_main_list(state)
+    check_candidates(state)
 
 
 def check_offered(state):
@@ -134,6 +137,22 @@ def check_main_list(state):
     for action in fast:
         fresh = Action.make(action.kind, **dict(action.params))
         assert fresh == action and fresh.id == action.id
+
+
+def check_candidates(state):
+    """game._candidates (kept on the state while state.card_epoch and the zone lists stand
+    still) equals its recomputation, for both seats, after every decision."""
+    info = V.state_info(state)
+    for seat in (0, 1):
+        ships = [state.cards[c] for c in state.players[seat].hangar]
+        kept = _candidates(state, seat, ships, info)
+        fresh = _find_candidates(state, state.players[seat], ships, info)
+        plain = [
+            c
+            for c in cards_in_play(state, seat)
+            if (c.code in info.activated if c.paid else V.ctype(state, c) == c.slot)
+        ]
+        assert [id(c) for c in kept] == [id(c) for c in fresh] == [id(c) for c in plain]
 
 
 def check_pending(state):
