@@ -9,6 +9,7 @@
 allowed now), each with a reason ``code``; the state is unchanged then.
 """
 
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from . import combat as C
@@ -242,6 +243,7 @@ class Turn(Handler):
             state.phase = "start"
             for cid in state.players[seat].surface:
                 state.cards[cid].bought = 0
+            state.upgrade_epoch += 1
             ops.gain(state, seat, turn_income(state), ev, "income")  # R 11.2.1
             frame["step"] = "start_window"
             cards = V.effective_with(state, seat, "start_of_turn")
@@ -717,22 +719,63 @@ def _base_actions(state, seat, info, out) -> None:
     """main_actions for the bases on the surface, in id order: upgrade (M6), then every
     cash pair (a, b), a <= b (M3): often the bulk of the list."""
     cards = state.cards
-    surface = sorted(state.players[seat].surface)
+    can_buy, upgraded = _base_lists(state, seat)
     cost = UPGRADE_COST
     if state.cost_mods or "upgrade" in info.cost_actions:
         cost = V.action_cost(state, seat, "upgrade", UPGRADE_COST)
     if cost <= state.players[seat].credits:
-        out += map(
-            _UPGRADE.__getitem__,
-            [cid for cid in surface if cards[cid].bought < MAX_BOUGHT_UPGRADES],
-        )
-    upgraded = [cid for cid in surface if cards[cid].upgrades > 0]
+        out += map(_UPGRADE.__getitem__, can_buy)
     rows = _CASH_ROWS
     for i, a in enumerate(upgraded):
         # (a, a) when a has two upgrades, then (a, b) for the later b
         pairs = upgraded[i:] if cards[a].upgrades >= 2 else upgraded[i + 1 :]
         if pairs:
             out += map(rows[a].__getitem__, pairs)
+
+
+def _base_lists(state, seat) -> tuple:
+    """(`seat`'s bases that may still be upgraded this turn, its bases with upgrades), each
+    in id order. Kept per seat (read only) while ``state.upgrade_epoch`` (bumped by every
+    change of upgrades or bought) and the surface stand still; a main-phase upgrade or cash
+    patches them (_bases_changed) instead of looking at every base again."""
+    surface = state.players[seat].surface
+    key = (state.upgrade_epoch, tuple(surface))
+    kept = state.base_lists.get(seat)
+    if kept is not None and kept[0] == key:
+        return kept[1], kept[2]
+    cards = state.cards
+    ordered = sorted(surface)
+    can_buy = [cid for cid in ordered if cards[cid].bought < MAX_BOUGHT_UPGRADES]
+    upgraded = [cid for cid in ordered if cards[cid].upgrades > 0]
+    state.base_lists[seat] = (key, can_buy, upgraded)
+    return can_buy, upgraded
+
+
+def _bases_changed(state, seat, *changed) -> None:
+    """After a main-phase upgrade or cash of `changed` (bases of `seat`'s surface): bump
+    ``state.upgrade_epoch``; if `seat`'s kept base lists were up to date, patch them for
+    those bases (new lists: a caller may still hold the old ones)."""
+    surface = state.players[seat].surface
+    kept = state.base_lists.get(seat)
+    up_to_date = kept is not None and kept[0] == (state.upgrade_epoch, tuple(surface))
+    state.upgrade_epoch += 1
+    if not up_to_date:
+        return
+    can_buy, upgraded = list(kept[1]), list(kept[2])
+    for card in changed:
+        _set_member(can_buy, card.id, card.bought < MAX_BOUGHT_UPGRADES)
+        _set_member(upgraded, card.id, card.upgrades > 0)
+    state.base_lists[seat] = ((state.upgrade_epoch, tuple(surface)), can_buy, upgraded)
+
+
+def _set_member(ids: list, cid: int, member: bool) -> None:
+    """Put `cid` into the sorted list `ids` or take it out, as `member` says."""
+    i = bisect_left(ids, cid)
+    present = i < len(ids) and ids[i] == cid
+    if member and not present:
+        ids.insert(i, cid)
+    elif present and not member:
+        del ids[i]
 
 
 def do_main(state, frame, seat, action, ev, statics=None) -> None:
@@ -783,12 +826,14 @@ def do_main(state, frame, seat, action, ev, statics=None) -> None:
         V.consume_next(state, seat, None, "upgrade")
         card.upgrades += 1
         card.bought += 1
+        _bases_changed(state, seat, card)
         emit(ev, "upgrades", card=ops.pub(state, card), upgrades=card.upgrades)
         return
     if kind == "cash":
         a, b = state.cards[action.get("a")], state.cards[action.get("b")]
         a.upgrades -= 1
         b.upgrades -= 1
+        _bases_changed(state, seat, a, b)
         ops.gain(state, seat, 1, ev, "upgrades removed")
         for card in {a.id: a, b.id: b}.values():
             emit(ev, "upgrades", card=ops.pub(state, card), upgrades=card.upgrades)

@@ -365,6 +365,7 @@ def _add_upgrades(state, frame, eff, path, ev):
     for cid in ids:
         card = state.cards[cid]
         card.upgrades += n  # R 4.5.2: effects do not count toward the 2 per turn
+        state.upgrade_epoch += 1
         emit(ev, "upgrades", card=ops.pub(state, card), upgrades=card.upgrades)
     return True
 
@@ -378,6 +379,7 @@ def _remove_upgrades(state, frame, eff, path, ev):
     for cid in ids:
         card = state.cards[cid]
         card.upgrades = max(0, card.upgrades - n)
+        state.upgrade_epoch += 1
         emit(ev, "upgrades", card=ops.pub(state, card), upgrades=card.upgrades)
     return True
 
@@ -891,6 +893,7 @@ class Announce(Handler):
             ops.spend(state, ctrl, cost.get("credits", 0), ev, "ability")
             if "remove_upgrades" in cost:
                 source.upgrades -= cost["remove_upgrades"]
+                state.upgrade_epoch += 1
                 emit(ev, "upgrades", card=ops.pub(state, source), upgrades=source.upgrades)
             if "rotate" in cost:
                 ops.rotate(state, source, cost["rotate"], ev, "cost")

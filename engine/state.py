@@ -136,6 +136,10 @@ class GameState:
     # payment): engine.game keeps each seat's pay/activate candidates while it stands still
     card_epoch: int = field(default=0, init=False, repr=False, compare=False)
     candidates: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    # bumped by every change of a card's upgrades or upgrades bought this turn: engine.game
+    # keeps each seat's upgradable and upgraded bases while it and the surface stand still
+    upgrade_epoch: int = field(default=0, init=False, repr=False, compare=False)
+    base_lists: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def card(self, cid: int) -> CardInstance:
         return self.cards[cid]
@@ -224,6 +228,8 @@ def move(
     detach(state, card)
     leaving_play = card.zone in IN_PLAY and zone not in IN_PLAY
     if leaving_play or zone in PILES:
+        if card.upgrades or card.bought:
+            state.upgrade_epoch += 1  # back to 0 (only a card in play has any)
         _reset(card)
     hidden = zone in HIDDEN_PILES or (zone in IN_PLAY and not face_up)
     if hidden and (card.zone != zone or not was_hidden):

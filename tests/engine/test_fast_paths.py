@@ -20,6 +20,7 @@ from engine.actions import Action, IllegalAction
 from engine.flow import HANDLERS
 from engine.game import (
     Pending,
+    _base_lists,
     _candidates,
     _find_candidates,
     _was_offered,
@@ -99,6 +100,7 @@ def check_fast_paths(state, action=None, events=None):
     check_offered(state)
     check_main_list(state)
     check_candidates(state)
+    check_base_lists(state)
 
 
 def check_offered(state):
@@ -153,6 +155,18 @@ def check_candidates(state):
             if (c.code in info.activated if c.paid else V.ctype(state, c) == c.slot)
         ]
         assert [id(c) for c in kept] == [id(c) for c in fresh] == [id(c) for c in plain]
+
+
+def check_base_lists(state):
+    """game._base_lists (kept on the state while state.upgrade_epoch and the surface stand
+    still, patched by main-phase upgrades and cashes) equals its plain definition."""
+    for seat in (0, 1):
+        surface = sorted(state.players[seat].surface)
+        plain = (
+            [c for c in surface if state.cards[c].bought < 2],
+            [c for c in surface if state.cards[c].upgrades > 0],
+        )
+        assert _base_lists(state, seat) == plain
 
 
 def check_pending(state):
