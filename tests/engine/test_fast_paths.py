@@ -225,3 +225,17 @@ def test_shared_main_actions_are_made_again_after_their_table_is_cleared():
         "cash:a=7,b=9",
         "place:card=7,ship=9,to=ship",
     ]
+
+
+def test_a_draw_below_one_is_the_hashed_draw():
+    """Rng.below(1) skips the hash: its one draw is never rejected (it is below 2**64) and
+    any value % 1 is 0. The same result and counter as the hashed draw, and the draws after
+    it are the same."""
+    fast, plain = Rng.from_seed("below-1"), Rng.from_seed("below-1")
+    for n in (1, 3, 1, 1, 7, 2, 1, 5):
+        if n == 1:
+            value = plain._next64()
+            assert value < 2**64 and fast.below(1) == value % 1 == 0
+        else:
+            assert fast.below(n) == plain.below(n)
+        assert fast.counter == plain.counter
