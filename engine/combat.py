@@ -13,7 +13,7 @@ from . import values as V
 from .actions import DONE, PASS, Action, choose
 from .flow import Handler, answer, ask, clear_answers, emit, pop, push, register, wait
 from .resolve import _needs, announce_payment, expire, expire_cards, open_window
-from .state import CardInstance, GameState
+from .state import CardInstance, GameState, mark, marked_cards
 
 # --- helpers -----------------------------------------------------------------------------
 
@@ -65,6 +65,7 @@ def board(state: GameState, crew: CardInstance, ship: CardInstance, ev) -> None:
     crew.zone = "hangar"
     crew.attached_to = ship.id
     crew.boarded = True
+    mark(state, crew)
     ship.attachments.append(crew.id)
     emit(ev, "board", card=ops.pub(state, crew), ship=ship.id)
 
@@ -600,7 +601,7 @@ class Combat(Handler):
         # one scan of every card for the three clean-ups below (in this order): the cards
         # that are boarded, hit or carry modifiers (unboarding changes none of that)
         cards = state.cards
-        marked = [c for c in cards.values() if c.boarded or c.hit or c.mods or c.grants]
+        marked = marked_cards(state)
         for card in [c for c in marked if c.boarded and c.attached_to is not None]:
             ship = cards[card.attached_to]
             unboard(state, card, "active" if ship.orientation == "active" else "used", ev)
@@ -717,6 +718,7 @@ def can_heavy_weapons(state, ship) -> bool:
 def heavy_weapons(state, ship, ev) -> None:
     ops.spend(state, ship.controller, 2, ev, "heavy weapons")
     ship.mods.append(["firepower", 1, "until_end_of_combat", "heavy_weapons"])
+    mark(state, ship)
     emit(ev, "heavy_weapons", ship=ship.id, firepower=V.stat(state, ship, "firepower"))
 
 
@@ -739,6 +741,7 @@ def can_ordnance(state, ship) -> bool:
 def ordnance(state, ship, ev) -> None:
     ops.discard_top(state, ship.controller, 1, ev, "ordnance")
     ship.mods.append(["bombardment", 1, "until_end_of_combat", "ordnance"])
+    mark(state, ship)
     emit(ev, "ordnance", ship=ship.id, bombardment=V.stat(state, ship, "bombardment"))
 
 

@@ -7,7 +7,7 @@ event's ``secret`` part, which only the owner sees.
 
 from . import values as V
 from .flow import emit, push
-from .state import HIDDEN_PILES, IN_PLAY, CardInstance, GameState, move, renumber_pile
+from .state import HIDDEN_PILES, IN_PLAY, CardInstance, GameState, mark, move, renumber_pile
 
 # --- descriptions ------------------------------------------------------------------
 
@@ -150,6 +150,7 @@ def deal_damage(state: GameState, card: CardInstance, n: int, ev: list, why: str
     if V.is_ship(state, card):
         if V.participating(state, card) and not state.combat.get("hits_done"):
             card.hit = True  # turns damaged at the end of the firing step
+            mark(state, card)
         else:
             damaged_state(state, card, ev)
     elif card.slot == "base" and card.paid:

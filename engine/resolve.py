@@ -17,7 +17,7 @@ from . import ops
 from . import values as V
 from .actions import PASS, Action
 from .flow import Handler, answer, ask, clear_answers, emit, pop, push, register, wait
-from .state import IN_PLAY, GameState, in_play_list, new_id
+from .state import IN_PLAY, GameState, in_play_list, mark, marked_cards, new_id
 
 # --- helpers ------------------------------------------------------------------------
 
@@ -123,6 +123,7 @@ def _modify_stat(state, frame, eff, path, ev):
     for cid in ids:
         card = state.cards[cid]
         card.mods.append([eff["stat"], n, eff["duration"], None])
+        mark(state, card)
         emit(
             ev,
             "modify",
@@ -143,6 +144,7 @@ def _grant_keyword(state, frame, eff, path, ev):
     for cid in ids:
         card = state.cards[cid]
         card.grants.append([eff["keyword"], eff["duration"]])
+        mark(state, card)
         emit(
             ev, "grant", card=ops.pub(state, card), keyword=eff["keyword"], duration=eff["duration"]
         )
@@ -1079,7 +1081,7 @@ def expire(state: GameState, duration: str, *more: str) -> None:
     """End modifiers of a duration (this_shot, until_end_of_combat, until_end_of_turn);
     several durations at once are the same as one call for each."""
     durations = (duration, *more)
-    expire_cards([c for c in state.cards.values() if c.mods or c.grants], durations)
+    expire_cards([c for c in marked_cards(state) if c.mods or c.grants], durations)
     if "until_end_of_turn" in durations:
         state.cost_mods = [
             m for m in state.cost_mods if m["duration"] not in ("until_end_of_turn", "next")

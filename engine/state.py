@@ -140,6 +140,8 @@ class GameState:
     # keeps each seat's upgradable and upgraded bases while it and the surface stand still
     upgrade_epoch: int = field(default=0, init=False, repr=False, compare=False)
     base_lists: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    # the cards that may carry combat marks or modifiers (marked_cards); None: not known yet
+    marked: list | None = field(default=None, init=False, repr=False, compare=False)
 
     def card(self, cid: int) -> CardInstance:
         return self.cards[cid]
@@ -149,6 +151,39 @@ class GameState:
 
     def other(self, seat: int) -> int:
         return 1 - seat
+
+
+# --- marks --------------------------------------------------------------------------
+
+
+def mark(state: GameState, card: CardInstance) -> None:
+    """Note `card` as one that may now carry a mark: boarded, hit, mods or grants (every
+    place that sets one calls this), so marked_cards need not look at every card."""
+    if state.marked is not None:
+        state.marked.append(card)
+
+
+def _card_id(card: CardInstance) -> int:
+    return card.id
+
+
+def marked_cards(state: GameState) -> list:
+    """``[c for c in state.cards.values() if c.boarded or c.hit or c.mods or c.grants]``:
+    the end of every shot, combat and turn clears marks, and a game has ~90 cards, of which
+    a few are marked. The first call looks at every card; later ones at the cards noted by
+    `mark` since, in id order, which is the order of ``state.cards`` (a card gets a fresh id
+    only as the dict's newest entry, _renumber) when it was so at that first call."""
+    marked = state.marked
+    if marked is None:
+        cards = state.cards
+        found = [c for c in cards.values() if c.boarded or c.hit or c.mods or c.grants]
+        if list(cards) == sorted(cards):
+            state.marked = list(found)
+        return found
+    found = {id(c): c for c in marked if c.boarded or c.hit or c.mods or c.grants}
+    found = sorted(found.values(), key=_card_id)
+    state.marked = list(found)  # the cards without marks drop out
+    return found
 
 
 # --- moves --------------------------------------------------------------------------

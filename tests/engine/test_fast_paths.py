@@ -34,7 +34,7 @@ from engine.game import (
 )
 from engine.resolve import activatable, can_activate
 from engine.rng import Rng
-from engine.state import cards_in_play
+from engine.state import cards_in_play, marked_cards
 
 EFFECTS = ("modify_stat", "cost_modifier", "attack_surcharge", "grant_keyword")
 
@@ -101,6 +101,7 @@ def check_fast_paths(state, action=None, events=None):
     check_main_list(state)
     check_candidates(state)
     check_base_lists(state)
+    check_marked(state)
 
 
 def check_offered(state):
@@ -167,6 +168,14 @@ def check_base_lists(state):
             [c for c in surface if state.cards[c].upgrades > 0],
         )
         assert _base_lists(state, seat) == plain
+
+
+def check_marked(state):
+    """state.marked_cards (the cards noted by state.mark, in id order) is the scan of every
+    card it replaces, in the order of state.cards (which stays the order of the ids)."""
+    plain = [c for c in state.cards.values() if c.boarded or c.hit or c.mods or c.grants]
+    assert [id(c) for c in marked_cards(state)] == [id(c) for c in plain]
+    assert list(state.cards) == sorted(state.cards)
 
 
 def check_pending(state):
@@ -239,3 +248,10 @@ def test_a_draw_below_one_is_the_hashed_draw():
         else:
             assert fast.below(n) == plain.below(n)
         assert fast.counter == plain.counter
+
+
+@pytest.mark.parametrize("seed", range(100, 120))
+def test_marked_cards_match_a_scan_of_every_card(seed):
+    """Marks come from rarer moves too (modify_stat, grant_keyword, heavy weapons): more
+    whole games (seed 116 uses heavy weapons)."""
+    random_game(seed, on_step=lambda state, action, events: check_marked(state))
