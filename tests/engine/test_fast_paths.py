@@ -11,9 +11,10 @@ an action of the list it was just offered without checking it again).
 import dataclasses
 
 import pytest
-from engine_kit import random_colony, random_game
+from engine_kit import do, pass_windows, position, random_colony, random_game
 
 from engine import combat as C
+from engine import notation as N
 from engine import ops
 from engine import values as V
 from engine.actions import Action, IllegalAction
@@ -250,8 +251,33 @@ def test_a_draw_below_one_is_the_hashed_draw():
         assert fast.counter == plain.counter
 
 
+def check_kept(state, action=None, events=None):
+    """The lists kept on the state between decisions, against recomputation."""
+    check_marked(state)
+    check_base_lists(state)
+    check_candidates(state)
+
+
 @pytest.mark.parametrize("seed", range(100, 120))
-def test_marked_cards_match_a_scan_of_every_card(seed):
-    """Marks come from rarer moves too (modify_stat, grant_keyword, heavy weapons): more
-    whole games (seed 116 uses heavy weapons)."""
-    random_game(seed, on_step=lambda state, action, events: check_marked(state))
+def test_kept_lists_match_their_recomputation(seed):
+    """Rarer moves change them too (modify_stat, grant_keyword, heavy weapons, upgrades
+    added or removed by effects and ability costs): more whole games (seed 116 uses heavy
+    weapons)."""
+    random_game(seed, on_step=check_kept)
+
+
+def test_kept_base_lists_follow_an_ability_that_costs_upgrades():
+    """Alagútrendszer's ability costs an upgrade (R 12.8): the kept base lists follow."""
+    state = position(
+        "kgk players=laci,dani turn=4 active=laci\nlaci credits=5\n"
+        "laci colony: Rozsdafog*20\ndani colony: Pilótahal*20\n"
+        "laci surface: Alagútrendszer (u1 b2), Mélyvár (u1)\nlaci hangar: Marduk Kurios"
+    )
+    base = N.find(state, "Alagútrendszer")
+    check_main_list(state)  # the lists are kept from here
+    assert _base_lists(state, 0)[1] == sorted([base, N.find(state, "Mélyvár")])
+    do(state, "activate", card="Alagútrendszer", ability=0)
+    pass_windows(state)
+    assert state.cards[base].upgrades == 0
+    check_base_lists(state)
+    check_main_list(state)
