@@ -9,7 +9,6 @@
 allowed now), each with a reason ``code``; the state is unchanged then.
 """
 
-from bisect import bisect_left
 from dataclasses import dataclass
 
 from . import combat as C
@@ -582,7 +581,7 @@ def main_actions(state, seat) -> list:
     out = [_END_TURN]
     ships = [cards[c] for c in player.hangar]
     if player.centre:
-        _centre_actions(state, seat, ships, out)
+        _centre_actions(state, seat, ships, info, out)
     _in_play_actions(state, seat, ships, info, out)
     if player.surface:
         _base_actions(state, seat, info, out)
@@ -616,14 +615,14 @@ def main_actions(state, seat) -> list:
     return out
 
 
-def _centre_actions(state, seat, ships, out) -> None:
+def _centre_actions(state, seat, ships, info, out) -> None:
     """main_actions for the cards in the centre: play (M4) and place (M1)."""
     player = state.players[seat]
     credits = player.credits
     rules = state.ruleset
     cards = state.cards
     defs = state.defs
-    types = V.state_info(state).types
+    types = info.types
     bluff = rules.bluff_slots
     any_surface = "surface" in bluff
     any_canteen = "canteen" in bluff
@@ -753,29 +752,32 @@ def _base_lists(state, seat) -> tuple:
 
 def _bases_changed(state, seat, *changed) -> None:
     """After a main-phase upgrade or cash of `changed` (bases of `seat`'s surface): bump
-    ``state.upgrade_epoch``; if `seat`'s kept base lists were up to date, patch them for
-    those bases (new lists: a caller may still hold the old ones)."""
-    surface = state.players[seat].surface
+    ``state.upgrade_epoch``; if `seat`'s kept base lists were up to date, keep them for
+    the new epoch, with those bases put in or taken out where they moved (new lists: a
+    caller may still hold the old ones; most upgrades move none)."""
+    surface = tuple(state.players[seat].surface)
     kept = state.base_lists.get(seat)
-    up_to_date = kept is not None and kept[0] == (state.upgrade_epoch, tuple(surface))
+    up_to_date = kept is not None and kept[0] == (state.upgrade_epoch, surface)
     state.upgrade_epoch += 1
     if not up_to_date:
         return
-    can_buy, upgraded = list(kept[1]), list(kept[2])
+    can_buy, upgraded = kept[1], kept[2]
     for card in changed:
-        _set_member(can_buy, card.id, card.bought < MAX_BOUGHT_UPGRADES)
-        _set_member(upgraded, card.id, card.upgrades > 0)
-    state.base_lists[seat] = ((state.upgrade_epoch, tuple(surface)), can_buy, upgraded)
+        cid = card.id
+        if (card.bought < MAX_BOUGHT_UPGRADES) != (cid in can_buy):
+            can_buy = _toggled(can_buy, cid)
+        if (card.upgrades > 0) != (cid in upgraded):
+            upgraded = _toggled(upgraded, cid)
+    state.base_lists[seat] = ((state.upgrade_epoch, surface), can_buy, upgraded)
 
 
-def _set_member(ids: list, cid: int, member: bool) -> None:
-    """Put `cid` into the sorted list `ids` or take it out, as `member` says."""
-    i = bisect_left(ids, cid)
-    present = i < len(ids) and ids[i] == cid
-    if member and not present:
-        ids.insert(i, cid)
-    elif present and not member:
-        del ids[i]
+def _toggled(ids: list, cid: int) -> list:
+    """A new sorted list: `ids` with `cid` taken out if it is in, else put in."""
+    if cid in ids:
+        return [i for i in ids if i != cid]
+    out = ids + [cid]
+    out.sort()
+    return out
 
 
 def do_main(state, frame, seat, action, ev, statics=None) -> None:
