@@ -52,18 +52,6 @@ class Pending:
 _new_object = object.__new__
 
 
-def _pending(player: int, decision: str, info: dict) -> Pending:
-    """``Pending(player, decision, info)`` without the frozen dataclass's ``__init__``
-    (three ``object.__setattr__`` calls: ~4x the cost, at every decision). The same
-    object: its fields live in its ``__dict__`` either way (equal, hashed, shown alike)."""
-    pending = _new_object(Pending)
-    fields = pending.__dict__
-    fields["player"] = player
-    fields["decision"] = decision
-    fields["info"] = info
-    return pending
-
-
 # --- setup (R 10) ----------------------------------------------------------------------
 
 
@@ -340,6 +328,14 @@ class Turn(Handler):
 
     def act(self, state, frame, action, ev):
         do_main(state, frame, state.active, action, ev)
+        if (
+            state.stack[-1] is frame
+            and frame["step"] == "main"
+            and state.winner is None
+            and state.result is None
+        ):  # nothing to run first: the next main-phase decision, as run() would ask it
+            state.phase = "main"
+            wait(frame, state.active, "main")
 
     def info(self, state, frame):
         return {"turn": state.turn}
@@ -823,7 +819,9 @@ def do_main(state, frame, seat, action, ev, statics=None) -> None:
         return
     if kind == "upgrade":
         card = state.cards[action.get("card")]
-        cost = V.action_cost(state, seat, "upgrade", UPGRADE_COST, statics)
+        cost = UPGRADE_COST  # as main_actions: the modifiers only where some may apply
+        if statics is not None or state.cost_mods or "upgrade" in V.state_info(state).cost_actions:
+            cost = V.action_cost(state, seat, "upgrade", UPGRADE_COST, statics)
         ops.spend(state, seat, cost, ev, "upgrade")
         V.consume_next(state, seat, None, "upgrade")
         card.upgrades += 1
@@ -891,8 +889,15 @@ def pending(state: GameState) -> Pending | None:
     waiting = frame.get("await")
     if waiting is None:
         return None
-    info = HANDLERS[frame["kind"]].info(state, frame)
-    return _pending(waiting["player"], waiting["decision"], info)
+    # Pending(player, decision, info) without the frozen dataclass's __init__ (three
+    # object.__setattr__ calls: ~4x the cost, at every decision). The same object: its
+    # fields live in its __dict__ either way (equal, hashed, shown alike).
+    pending = _new_object(Pending)
+    fields = pending.__dict__
+    fields["player"] = waiting["player"]
+    fields["decision"] = waiting["decision"]
+    fields["info"] = HANDLERS[frame["kind"]].info(state, frame)
+    return pending
 
 
 def legal_actions(state: GameState, player: int | None = None) -> list:

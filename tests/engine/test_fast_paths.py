@@ -18,7 +18,7 @@ from engine import notation as N
 from engine import ops
 from engine import values as V
 from engine.actions import Action, IllegalAction
-from engine.flow import HANDLERS
+from engine.flow import HANDLERS, Event
 from engine.game import (
     Pending,
     _base_lists,
@@ -69,7 +69,16 @@ def key(pairs):
     return [(card.id, id(ability)) for card, ability in pairs]
 
 
+def check_events(events):
+    """flow.emit sets an Event's slots without its __init__: the same value."""
+    for event in events:
+        plain = Event(event.kind, event.data, event.secret, tuple(event.to))
+        assert type(event) is Event and event == plain and repr(event) == repr(plain)
+        assert event.to_dict() == plain.to_dict()
+
+
 def check_fast_paths(state, action=None, events=None):
+    check_events(events or ())
     full = V.static_abilities(state)
     assert sorted(key(full)) == sorted(key(reference_statics(state)))
     for effect in EFFECTS:
