@@ -123,6 +123,14 @@ def check_offered(state):
     handler = HANDLERS[frame["kind"]]
     for action in legal_actions(state):
         assert handler.check(state, frame, action) is None, action.id
+        assert action.id == plain_id(action)  # kept on the Action once made
+
+
+def plain_id(action):
+    """Action.id as first written: made at every read."""
+    if not action.params:
+        return action.kind
+    return action.kind + ":" + ",".join(f"{k}={v}" for k, v in action.params)
 
 
 def reference_main_actions(state, seat):
