@@ -132,8 +132,8 @@ class GameState:
     # (the awaited decision's dict, the list legal_actions returned for it): engine.game
     # applies an action of that very list without checking it again (not part of the state)
     offered: tuple | None = field(default=None, init=False, repr=False, compare=False)
-    # bumped by every change of a card's zone, slot, paid flag or ship (move, board, unboard,
-    # payment): engine.game keeps each seat's pay/activate candidates while it stands still
+    # bumped by every change of zone, slot, paid flag or ship of a card in play (move, board,
+    # unboard, payment): engine.game keeps each seat's pay/activate candidates meanwhile
     card_epoch: int = field(default=0, init=False, repr=False, compare=False)
     candidates: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     # bumped by every change of a card's upgrades or upgrades bought this turn: engine.game
@@ -256,7 +256,8 @@ def move(
     owner) as controller. `bottom` puts a card under a colony (index -1) or at the
     bottom of another pile (index 0). `ship` attaches the card to that ship.
     """
-    state.card_epoch += 1  # zone, slot, paid flag (_reset), attachments
+    if zone in IN_PLAY or card.zone in IN_PLAY:  # slot, paid flag (_reset), ships: cards
+        state.card_epoch += 1  # in play only (a draw, a shuffle in the piles: not counted)
     was_hidden = not card.face_up or card.zone in HIDDEN_PILES
     if card.attachments:
         raise RuntimeError(f"card {card.id} still carries cards: remove its attachments first")
