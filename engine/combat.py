@@ -608,6 +608,7 @@ class Combat(Handler):
         for card in marked:
             card.hit = False
         expire_cards(marked, ("this_shot", "until_end_of_combat"))  # = expire(...) of both
+        state.armour_epoch += 1  # modifiers gone
         state.combat = None
         state.phase = "main"
         emit(ev, "combat_end")
@@ -719,6 +720,7 @@ def heavy_weapons(state, ship, ev) -> None:
     ops.spend(state, ship.controller, 2, ev, "heavy weapons")
     ship.mods.append(["firepower", 1, "until_end_of_combat", "heavy_weapons"])
     mark(state, ship)
+    state.armour_epoch += 1
     emit(ev, "heavy_weapons", ship=ship.id, firepower=V.stat(state, ship, "firepower"))
 
 
@@ -742,6 +744,7 @@ def ordnance(state, ship, ev) -> None:
     ops.discard_top(state, ship.controller, 1, ev, "ordnance")
     ship.mods.append(["bombardment", 1, "until_end_of_combat", "ordnance"])
     mark(state, ship)
+    state.armour_epoch += 1
     emit(ev, "ordnance", ship=ship.id, bombardment=V.stat(state, ship, "bombardment"))
 
 

@@ -280,6 +280,7 @@ class Turn(Handler):
         for s in seats:  # R 11.5.4 / AMB-19
             for card in in_play_list(state, s):
                 card.damage = 0
+        state.armour_epoch += 1
         for card in in_play_list(state, seat):  # R 11.5.5 / R 6.7
             if card.orientation == "damaged":
                 ops.rotate(state, card, "used", ev, "recovery")

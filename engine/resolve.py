@@ -124,6 +124,7 @@ def _modify_stat(state, frame, eff, path, ev):
         card = state.cards[cid]
         card.mods.append([eff["stat"], n, eff["duration"], None])
         mark(state, card)
+        state.armour_epoch += 1
         emit(
             ev,
             "modify",
@@ -339,6 +340,7 @@ def _repair_damage(state, frame, eff, path, ev):
             card.damage = 0
         else:
             card.damage = max(0, card.damage - amount(state, frame["ctx"], eff["amount"]))
+        state.armour_epoch += 1
         emit(ev, "repair", card=ops.pub(state, card), damage=card.damage)
     return True
 
@@ -1082,6 +1084,7 @@ def expire(state: GameState, duration: str, *more: str) -> None:
     several durations at once are the same as one call for each."""
     durations = (duration, *more)
     expire_cards([c for c in marked_cards(state) if c.mods or c.grants], durations)
+    state.armour_epoch += 1  # modifiers gone
     if "until_end_of_turn" in durations:
         state.cost_mods = [
             m for m in state.cost_mods if m["duration"] not in ("until_end_of_turn", "next")

@@ -140,6 +140,10 @@ class GameState:
     # keeps each seat's upgradable and upgraded bases while it and the surface stand still
     upgrade_epoch: int = field(default=0, init=False, repr=False, compare=False)
     base_lists: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    # bumped by every change of a card's damage or modifiers: with card_epoch and the hangars,
+    # engine.ops.check_state knows when every ship still has the armour it had (`armoured`)
+    armour_epoch: int = field(default=0, init=False, repr=False, compare=False)
+    armoured: tuple | None = field(default=None, init=False, repr=False, compare=False)
     # the cards that may carry combat marks or modifiers (marked_cards); None: not known yet
     marked: list | None = field(default=None, init=False, repr=False, compare=False)
 

@@ -16,6 +16,7 @@ from engine_kit import do, pass_windows, position, random_colony, random_game
 from engine import combat as C
 from engine import notation as N
 from engine import ops
+from engine import resolve as R
 from engine import values as V
 from engine.actions import Action, IllegalAction
 from engine.flow import HANDLERS, Event
@@ -35,7 +36,7 @@ from engine.game import (
 )
 from engine.resolve import activatable, can_activate
 from engine.rng import Rng
-from engine.state import cards_in_play, marked_cards
+from engine.state import cards_in_play, mark, marked_cards
 
 EFFECTS = ("modify_stat", "cost_modifier", "attack_surcharge", "grant_keyword")
 
@@ -268,8 +269,27 @@ def test_a_draw_below_one_is_the_hashed_draw():
         assert fast.counter == plain.counter
 
 
+def check_armoured(state):
+    """ops.check_state skips the armour walk while its key stands still: every ship must
+    then still have armour left (without the static abilities, which only add here)."""
+    info = V.state_info(state)
+    key = (
+        state.card_epoch,
+        state.armour_epoch,
+        info,
+        tuple(state.players[0].hangar),
+        tuple(state.players[1].hangar),
+    )
+    if key == state.armoured:
+        assert ops._all_armoured(state, info)
+        assert all(
+            V.armour_left(state, state.cards[c], ()) > 0 for p in state.players for c in p.hangar
+        )
+
+
 def check_kept(state, action=None, events=None):
     """The lists kept on the state between decisions, against recomputation."""
+    check_armoured(state)
     check_marked(state)
     check_base_lists(state)
     check_candidates(state)
@@ -298,3 +318,22 @@ def test_kept_base_lists_follow_an_ability_that_costs_upgrades():
     assert state.cards[base].upgrades == 0
     check_base_lists(state)
     check_main_list(state)
+
+
+def test_check_state_sees_an_armour_modifier_run_out():
+    """check_state keeps "every ship has armour" while nothing it reads changes: a modifier
+    running out (expire) is such a change (AMB-34: the ship at 0 armour is destroyed)."""
+    state = position(
+        "kgk players=laci,dani turn=4 active=laci\nlaci credits=5\n"
+        "laci colony: Rozsdafog*20\ndani colony: Pilótahal*20\nlaci hangar: Marduk Kurios"
+    )
+    ship = state.cards[N.find(state, "Marduk Kurios")]
+    ship.mods.append(["armour", 1, "until_end_of_combat", None])  # by hand, then noted:
+    ship.damage = V.state_info(state).armour[ship.code]
+    mark(state, ship)
+    state.armour_epoch += 1
+    ops.check_state(state, [])
+    assert ship.zone == "hangar" and state.armoured is not None  # the modifier holds it
+    R.expire(state, "until_end_of_combat")
+    ops.check_state(state, [])
+    assert ship.zone == "trash"
