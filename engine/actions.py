@@ -7,7 +7,7 @@ request cannot be understood at all (HTTP 400); ``IllegalAction`` means it is
 understood but not allowed now (HTTP 409/422). Both carry a reason ``code``.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 # kind -> {param: (type, required)}
 SCHEMA: dict[str, dict[str, tuple[type, bool]]] = {
@@ -64,6 +64,9 @@ ACTION_CACHE: dict = {}  # (kind, key, value, ...) -> Action (Action.cached)
 class Action:
     kind: str
     params: tuple = ()
+    # the id, made at its first use (`id`): action logs and clients read it at every
+    # decision, and most Actions are shared (``cached``). Not part of the value.
+    _ident: str | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def make(cls, kind: str, **params) -> "Action":
@@ -110,9 +113,14 @@ class Action:
 
     @property
     def id(self) -> str:
-        if not self.params:
-            return self.kind
-        return self.kind + ":" + ",".join(f"{k}={v}" for k, v in self.params)
+        ident = self._ident
+        if ident is None:
+            if not self.params:
+                ident = self.kind
+            else:
+                ident = self.kind + ":" + ",".join(f"{k}={v}" for k, v in self.params)
+            object.__setattr__(self, "_ident", ident)  # frozen: set once, as computed
+        return ident
 
     def to_dict(self) -> dict:
         return {"id": self.id, "kind": self.kind, **dict(self.params)}

@@ -13,7 +13,7 @@ from . import values as V
 from .actions import DONE, PASS, Action, choose
 from .flow import Handler, answer, ask, clear_answers, emit, pop, push, register, wait
 from .resolve import _needs, announce_payment, expire, expire_cards, open_window
-from .state import CardInstance, GameState
+from .state import CardInstance, GameState, mark, marked_cards
 
 # --- helpers -----------------------------------------------------------------------------
 
@@ -61,9 +61,11 @@ def speed(state, card) -> int:
 def board(state: GameState, crew: CardInstance, ship: CardInstance, ev) -> None:
     """R 11.4.2.2: crew go aboard for this combat (the card keeps its id: it is tracked)."""
     state.players[crew.controller].canteen.remove(crew.id)
+    state.card_epoch += 1  # a zone and a ship's attachments change
     crew.zone = "hangar"
     crew.attached_to = ship.id
     crew.boarded = True
+    mark(state, crew)
     ship.attachments.append(crew.id)
     emit(ev, "board", card=ops.pub(state, crew), ship=ship.id)
 
@@ -72,6 +74,7 @@ def unboard(state: GameState, crew: CardInstance, orientation: str, ev) -> None:
     """R 11.4.6.1 / 4.4.5: back to the owner's canteen, keeping paid/unpaid."""
     ship = state.cards[crew.attached_to]
     ship.attachments.remove(crew.id)
+    state.card_epoch += 1  # a zone and a ship's attachments change
     crew.attached_to = None
     crew.boarded = False
     crew.zone = "canteen"
@@ -598,13 +601,14 @@ class Combat(Handler):
         # one scan of every card for the three clean-ups below (in this order): the cards
         # that are boarded, hit or carry modifiers (unboarding changes none of that)
         cards = state.cards
-        marked = [c for c in cards.values() if c.boarded or c.hit or c.mods or c.grants]
+        marked = marked_cards(state)
         for card in [c for c in marked if c.boarded and c.attached_to is not None]:
             ship = cards[card.attached_to]
             unboard(state, card, "active" if ship.orientation == "active" else "used", ev)
         for card in marked:
             card.hit = False
         expire_cards(marked, ("this_shot", "until_end_of_combat"))  # = expire(...) of both
+        state.armour_epoch += 1  # modifiers gone
         state.combat = None
         state.phase = "main"
         emit(ev, "combat_end")
@@ -715,6 +719,8 @@ def can_heavy_weapons(state, ship) -> bool:
 def heavy_weapons(state, ship, ev) -> None:
     ops.spend(state, ship.controller, 2, ev, "heavy weapons")
     ship.mods.append(["firepower", 1, "until_end_of_combat", "heavy_weapons"])
+    mark(state, ship)
+    state.armour_epoch += 1
     emit(ev, "heavy_weapons", ship=ship.id, firepower=V.stat(state, ship, "firepower"))
 
 
@@ -737,6 +743,8 @@ def can_ordnance(state, ship) -> bool:
 def ordnance(state, ship, ev) -> None:
     ops.discard_top(state, ship.controller, 1, ev, "ordnance")
     ship.mods.append(["bombardment", 1, "until_end_of_combat", "ordnance"])
+    mark(state, ship)
+    state.armour_epoch += 1
     emit(ev, "ordnance", ship=ship.id, bombardment=V.stat(state, ship, "bombardment"))
 
 

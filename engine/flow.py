@@ -67,9 +67,20 @@ class Event:
         return cls(d["kind"], d["data"], d.get("secret"), tuple(d.get("to") or ()))
 
 
+_new_object = object.__new__
+
+
 def emit(ev: list, kind: str, secret: dict | None = None, audience=(), **data) -> None:
-    """Append an event; `secret` is seen only by the seats in `audience`."""
-    ev.append(Event(kind, data, secret, tuple(audience)))
+    """Append an event; `secret` is seen only by the seats in `audience`.
+
+    ``Event(kind, data, secret, tuple(audience))`` with its slots set here: the same object
+    without a call of the dataclass's ``__init__`` (~2 events per decision)."""
+    event = _new_object(Event)
+    event.kind = kind
+    event.data = data
+    event.secret = secret
+    event.to = tuple(audience)
+    ev.append(event)
 
 
 # --- stack helpers -------------------------------------------------------------------

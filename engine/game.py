@@ -52,18 +52,6 @@ class Pending:
 _new_object = object.__new__
 
 
-def _pending(player: int, decision: str, info: dict) -> Pending:
-    """``Pending(player, decision, info)`` without the frozen dataclass's ``__init__``
-    (three ``object.__setattr__`` calls: ~4x the cost, at every decision). The same
-    object: its fields live in its ``__dict__`` either way (equal, hashed, shown alike)."""
-    pending = _new_object(Pending)
-    fields = pending.__dict__
-    fields["player"] = player
-    fields["decision"] = decision
-    fields["info"] = info
-    return pending
-
-
 # --- setup (R 10) ----------------------------------------------------------------------
 
 
@@ -242,6 +230,7 @@ class Turn(Handler):
             state.phase = "start"
             for cid in state.players[seat].surface:
                 state.cards[cid].bought = 0
+            state.upgrade_epoch += 1
             ops.gain(state, seat, turn_income(state), ev, "income")  # R 11.2.1
             frame["step"] = "start_window"
             cards = V.effective_with(state, seat, "start_of_turn")
@@ -291,6 +280,7 @@ class Turn(Handler):
         for s in seats:  # R 11.5.4 / AMB-19
             for card in in_play_list(state, s):
                 card.damage = 0
+        state.armour_epoch += 1
         for card in in_play_list(state, seat):  # R 11.5.5 / R 6.7
             if card.orientation == "damaged":
                 ops.rotate(state, card, "used", ev, "recovery")
@@ -339,6 +329,14 @@ class Turn(Handler):
 
     def act(self, state, frame, action, ev):
         do_main(state, frame, state.active, action, ev)
+        if (
+            state.stack[-1] is frame
+            and frame["step"] == "main"
+            and state.winner is None
+            and state.result is None
+        ):  # nothing to run first: the next main-phase decision, as run() would ask it
+            state.phase = "main"
+            wait(frame, state.active, "main")
 
     def info(self, state, frame):
         return {"turn": state.turn}
@@ -530,29 +528,40 @@ def _pay_reason(state, seat, card, credits, statics=None):
     return None
 
 
-# Shared immutable main-phase actions by card id (or pair of ids): the lists are long and
-# rebuilt at every main-phase decision. Bounded: card ids grow during a game.
-_UPGRADE: dict = {}  # card id -> upgrade
-_CASH: dict = {}  # (a, b) -> cash
-_PLACE_SURFACE: dict = {}  # card id -> place to surface
-_PLACE_CANTEEN: dict = {}  # card id -> place to canteen
-_PLACE_SHIP: dict = {}  # (card id, ship id) -> place on ship
-_ATTACK_CREW: dict = {}  # card id -> attack a crew card
-_ATTACK_BASE: dict = {}  # card id -> attack a base
-_SHARED = (_UPGRADE, _CASH, _PLACE_SURFACE, _PLACE_CANTEEN, _PLACE_SHIP, _ATTACK_CREW, _ATTACK_BASE)
+class _Shared(dict):
+    """Shared immutable main-phase actions by card id (or other key), made on first use
+    (``__missing__``). The lists are long and rebuilt at every main-phase decision, so they
+    are filled with ``map(table.__getitem__, ids)``: a C-level lookup per action instead of
+    a bytecode ``get``-or-make per action. Bounded: card ids grow during a game."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make):
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key):
+        if len(self) >= 20_000:
+            self.clear()
+        action = self[key] = self.make(key)
+        return action
+
+
+_UPGRADE = _Shared(lambda cid: Action.cached("upgrade", "card", cid))
+_PLACE_SURFACE = _Shared(lambda cid: Action.cached("place", "card", cid, "to", "surface"))
+_PLACE_CANTEEN = _Shared(lambda cid: Action.cached("place", "card", cid, "to", "canteen"))
+_PLACE_SHIP = _Shared(lambda k: Action.cached("place", "card", k[0], "ship", k[1], "to", "ship"))
+_ATTACK_CREW = _Shared(lambda cid: Action.cached("attack", "card", cid, "target", "crew"))
+_ATTACK_BASE = _Shared(lambda cid: Action.cached("attack", "card", cid, "target", "base"))
+# base a -> {base b -> cash a, b}: a row per first base, so the pairs of a are one map
+_CASH_ROWS = _Shared(lambda a: _Shared(lambda b: Action.cached("cash", "a", a, "b", b)))
+_SHARED = (_UPGRADE, _PLACE_SURFACE, _PLACE_CANTEEN, _PLACE_SHIP, _ATTACK_CREW, _ATTACK_BASE)
 _END_TURN = Action.make("end_turn")
 _DRAW = Action.make("draw")
 _SEARCH = Action.make("search")
 _WASTELAND_DRAW = Action.make("wasteland_draw")
 _ATTACK_COLONY = Action.make("attack", target="colony")
 _ATTACK_CENTRE = Action.make("attack", target="centre")
-
-
-def _shared(table: dict, key, *kv) -> Action:
-    if len(table) >= 20_000:
-        table.clear()
-    action = table[key] = Action.cached(*kv)
-    return action
 
 
 def main_actions(state, seat) -> list:
@@ -563,102 +572,16 @@ def main_actions(state, seat) -> list:
     """
     player = state.players[seat]
     credits = player.credits
-    rules = state.ruleset
     cards = state.cards
-    defs = state.defs
     info = V.state_info(state)
-    types = info.types
     # costs look the static abilities up only where some static of the game may apply
     out = [_END_TURN]
     ships = [cards[c] for c in player.hangar]
     if player.centre:
-        bluff = rules.bluff_slots
-        any_surface = "surface" in bluff
-        any_canteen = "canteen" in bluff
-        any_ship = "ship" in bluff
-        open_ships = [s.id for s in ships if V.capacity_left(state, s) > 0]
-        limit_on_play = rules.hangar_limit_on_play
-        hangar_total = V.hangar_total(state, seat) if limit_on_play else 0
-        for cid in player.centre:
-            card = cards[cid]
-            t = types[card.code]
-            if t == "ship":
-                if V.card_cost(state, seat, card) <= credits and (
-                    not limit_on_play
-                    or hangar_total + V.hangar_size(state, card) <= rules.hangar_limit
-                ):
-                    out.append(Action.cached("play", "card", cid))
-            elif t == "event" or (
-                t == "interrupt" and defs[card.code]["subtype"] in R.WINDOW_SUBTYPES["main"]
-            ):
-                if R.can_play_card(state, seat, card):
-                    out.append(Action.cached("play", "card", cid))
-            if t == "base" or any_surface:
-                out.append(
-                    _PLACE_SURFACE.get(cid)
-                    or _shared(_PLACE_SURFACE, cid, "place", "card", cid, "to", "surface")
-                )
-            if t == "crew" or any_canteen:
-                out.append(
-                    _PLACE_CANTEEN.get(cid)
-                    or _shared(_PLACE_CANTEEN, cid, "place", "card", cid, "to", "canteen")
-                )
-            if t == "armament" or any_ship:
-                for sid in open_ships:
-                    key = (cid, sid)
-                    out.append(
-                        _PLACE_SHIP.get(key)
-                        or _shared(
-                            _PLACE_SHIP, key, "place", "card", cid, "ship", sid, "to", "ship"
-                        )
-                    )
-    # cards in play, in the order of cards_in_play: pay (M5) and activated abilities. Only
-    # unpaid cards whose type matches their slot (a bluff is never paid, R 6.10: the first
-    # test of _pay_reason) and paid cards with an activated ability can add an action.
-    activated = info.activated
-    in_play = []
-    for ship in ships:
-        in_play.append(ship)
-        if ship.attachments:
-            in_play += [cards[a] for a in ship.attachments]
+        _centre_actions(state, seat, ships, info, out)
+    _in_play_actions(state, seat, ships, info, out)
     if player.surface:
-        in_play += [cards[c] for c in player.surface]
-    if player.canteen:
-        in_play += [cards[c] for c in player.canteen]
-    for card in [
-        c for c in in_play if (c.code in activated if c.paid else types[c.code] == c.slot)
-    ]:
-        if not card.paid:
-            if _pay_reason(state, seat, card, credits) is None:
-                out.append(Action.cached("pay", "card", card.id))
-        else:
-            for i in activated[card.code]:
-                if R.can_activate(state, seat, card, i):
-                    out.append(Action.cached("activate", "ability", i, "card", card.id))
-    if player.surface:
-        surface = sorted(player.surface)
-        cost = UPGRADE_COST
-        if state.cost_mods or "upgrade" in info.cost_actions:
-            cost = V.action_cost(state, seat, "upgrade", UPGRADE_COST)
-        if cost <= credits:
-            upgrade = _UPGRADE
-            out += [
-                upgrade.get(cid) or _shared(upgrade, cid, "upgrade", "card", cid)
-                for cid in surface
-                if cards[cid].bought < MAX_BOUGHT_UPGRADES
-            ]
-        upgraded = [c for c in surface if cards[c].upgrades > 0]
-        if upgraded:  # pairs (a, b), a <= b: often the bulk of the list
-            cash = _CASH
-            for i, a in enumerate(upgraded):
-                if cards[a].upgrades >= 2:
-                    key = (a, a)
-                    out.append(cash.get(key) or _shared(cash, key, "cash", "a", a, "b", a))
-                if i + 1 < len(upgraded):
-                    out += [
-                        cash.get((a, b)) or _shared(cash, (a, b), "cash", "a", a, "b", b)
-                        for b in upgraded[i + 1 :]
-                    ]
+        _base_actions(state, seat, info, out)
     if player.colony:
         cost = DRAW_COST
         if state.cost_mods or "draw" in info.cost_actions:
@@ -684,16 +607,173 @@ def main_actions(state, seat) -> list:
             out.append(_ATTACK_COLONY)
             out.append(_ATTACK_CENTRE)
             opp = state.players[1 - seat]
-            for cid in opp.canteen:
-                out.append(
-                    _ATTACK_CREW.get(cid)
-                    or _shared(_ATTACK_CREW, cid, "attack", "card", cid, "target", "crew")
-                )
-            for cid in opp.surface:
-                out.append(
-                    _ATTACK_BASE.get(cid)
-                    or _shared(_ATTACK_BASE, cid, "attack", "card", cid, "target", "base")
-                )
+            out += map(_ATTACK_CREW.__getitem__, opp.canteen)
+            out += map(_ATTACK_BASE.__getitem__, opp.surface)
+    return out
+
+
+def _centre_actions(state, seat, ships, info, out) -> None:
+    """main_actions for the cards in the centre: play (M4) and place (M1)."""
+    player = state.players[seat]
+    credits = player.credits
+    rules = state.ruleset
+    cards = state.cards
+    defs = state.defs
+    types = info.types
+    bluff = rules.bluff_slots
+    any_surface = "surface" in bluff
+    any_canteen = "canteen" in bluff
+    any_ship = "ship" in bluff
+    open_ships = [s.id for s in ships if V.capacity_left(state, s) > 0]
+    limit_on_play = rules.hangar_limit_on_play
+    hangar_total = V.hangar_total(state, seat) if limit_on_play else 0
+    for cid in player.centre:
+        card = cards[cid]
+        t = types[card.code]
+        if t == "ship":
+            if V.card_cost(state, seat, card) <= credits and (
+                not limit_on_play or hangar_total + V.hangar_size(state, card) <= rules.hangar_limit
+            ):
+                out.append(Action.cached("play", "card", cid))
+        elif t == "event" or (
+            t == "interrupt" and defs[card.code]["subtype"] in R.WINDOW_SUBTYPES["main"]
+        ):
+            if R.can_play_card(state, seat, card):
+                out.append(Action.cached("play", "card", cid))
+        if t == "base" or any_surface:
+            out.append(_PLACE_SURFACE[cid])
+        if t == "crew" or any_canteen:
+            out.append(_PLACE_CANTEEN[cid])
+        if t == "armament" or any_ship:
+            out += [_PLACE_SHIP[cid, sid] for sid in open_ships]
+
+
+def _in_play_actions(state, seat, ships, info, out) -> None:
+    """main_actions for the cards in play, in the order of cards_in_play: pay (M5) and
+    activated abilities of the few cards that can add one (_candidates)."""
+    credits = state.players[seat].credits
+    activated = info.activated
+    for card in _candidates(state, seat, ships, info):
+        if not card.paid:
+            if _pay_reason(state, seat, card, credits) is None:
+                out.append(Action.cached("pay", "card", card.id))
+        else:
+            for i in activated[card.code]:
+                if R.can_activate(state, seat, card, i):
+                    out.append(Action.cached("activate", "ability", i, "card", card.id))
+
+
+def _candidates(state, seat, ships, info) -> list:
+    """`seat`'s cards in play, in the order of cards_in_play, that can add a pay or activate
+    action: unpaid cards whose type matches their slot (a bluff is never paid, R 6.10: the
+    first test of _pay_reason) and paid cards with an activated ability (~2 of ~25).
+
+    That depends only on the zone lists, the cards' ships, slots and paid flags: the list
+    is kept per seat while ``state.card_epoch`` (bumped by every change of those but the
+    zone lists) and the in-play zone lists (compared whole) stay the same."""
+    player = state.players[seat]
+    key = (
+        state.card_epoch,
+        info,
+        tuple(player.hangar),
+        tuple(player.surface),
+        tuple(player.canteen),
+    )
+    kept = state.candidates.get(seat)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    found = _find_candidates(state, player, ships, info)
+    state.candidates[seat] = (key, found)
+    return found
+
+
+def _find_candidates(state, player, ships, info) -> list:
+    """_candidates, computed: one look at each card in play."""
+    types = info.types
+    activated = info.activated
+    getcard = state.cards.__getitem__
+    found = []
+    for ship in ships:
+        if ship.code in activated if ship.paid else types[ship.code] == ship.slot:
+            found.append(ship)
+        if ship.attachments:
+            found += [
+                c
+                for c in map(getcard, ship.attachments)
+                if (c.code in activated if c.paid else types[c.code] == c.slot)
+            ]
+    for zone in (player.surface, player.canteen):
+        found += [
+            c
+            for c in map(getcard, zone)
+            if (c.code in activated if c.paid else types[c.code] == c.slot)
+        ]
+    return found
+
+
+def _base_actions(state, seat, info, out) -> None:
+    """main_actions for the bases on the surface, in id order: upgrade (M6), then every
+    cash pair (a, b), a <= b (M3): often the bulk of the list."""
+    cards = state.cards
+    can_buy, upgraded = _base_lists(state, seat)
+    cost = UPGRADE_COST
+    if state.cost_mods or "upgrade" in info.cost_actions:
+        cost = V.action_cost(state, seat, "upgrade", UPGRADE_COST)
+    if cost <= state.players[seat].credits:
+        out += map(_UPGRADE.__getitem__, can_buy)
+    rows = _CASH_ROWS
+    for i, a in enumerate(upgraded):
+        # (a, a) when a has two upgrades, then (a, b) for the later b
+        pairs = upgraded[i:] if cards[a].upgrades >= 2 else upgraded[i + 1 :]
+        if pairs:
+            out += map(rows[a].__getitem__, pairs)
+
+
+def _base_lists(state, seat) -> tuple:
+    """(`seat`'s bases that may still be upgraded this turn, its bases with upgrades), each
+    in id order. Kept per seat (read only) while ``state.upgrade_epoch`` (bumped by every
+    change of upgrades or bought) and the surface stand still; a main-phase upgrade or cash
+    patches them (_bases_changed) instead of looking at every base again."""
+    surface = state.players[seat].surface
+    key = (state.upgrade_epoch, tuple(surface))
+    kept = state.base_lists.get(seat)
+    if kept is not None and kept[0] == key:
+        return kept[1], kept[2]
+    cards = state.cards
+    ordered = sorted(surface)
+    can_buy = [cid for cid in ordered if cards[cid].bought < MAX_BOUGHT_UPGRADES]
+    upgraded = [cid for cid in ordered if cards[cid].upgrades > 0]
+    state.base_lists[seat] = (key, can_buy, upgraded)
+    return can_buy, upgraded
+
+
+def _bases_changed(state, seat, *changed) -> None:
+    """After a main-phase upgrade or cash of `changed` (bases of `seat`'s surface): bump
+    ``state.upgrade_epoch``; if `seat`'s kept base lists were up to date, keep them for
+    the new epoch, with those bases put in or taken out where they moved (new lists: a
+    caller may still hold the old ones; most upgrades move none)."""
+    surface = tuple(state.players[seat].surface)
+    kept = state.base_lists.get(seat)
+    up_to_date = kept is not None and kept[0] == (state.upgrade_epoch, surface)
+    state.upgrade_epoch += 1
+    if not up_to_date:
+        return
+    can_buy, upgraded = kept[1], kept[2]
+    for card in changed:
+        cid = card.id
+        if (card.bought < MAX_BOUGHT_UPGRADES) != (cid in can_buy):
+            can_buy = _toggled(can_buy, cid)
+        if (card.upgrades > 0) != (cid in upgraded):
+            upgraded = _toggled(upgraded, cid)
+    state.base_lists[seat] = ((state.upgrade_epoch, surface), can_buy, upgraded)
+
+
+def _toggled(ids: list, cid: int) -> list:
+    """A new sorted list: `ids` with `cid` taken out if it is in, else put in."""
+    if cid in ids:
+        return [i for i in ids if i != cid]
+    out = ids + [cid]
+    out.sort()
     return out
 
 
@@ -727,6 +807,7 @@ def do_main(state, frame, seat, action, ev, statics=None) -> None:
                 state, card, "hangar", ev, "play", face_up=True, seat=seat, slot="ship"
             )
             card.paid = True
+            state.card_epoch += 1
             emit(ev, "play", player=seat, card=ops.pub(state, card), type="ship", cost=cost)
             ops.push_trigger(state, card, "on_play")
             return
@@ -739,17 +820,21 @@ def do_main(state, frame, seat, action, ev, statics=None) -> None:
         return
     if kind == "upgrade":
         card = state.cards[action.get("card")]
-        cost = V.action_cost(state, seat, "upgrade", UPGRADE_COST, statics)
+        cost = UPGRADE_COST  # as main_actions: the modifiers only where some may apply
+        if statics is not None or state.cost_mods or "upgrade" in V.state_info(state).cost_actions:
+            cost = V.action_cost(state, seat, "upgrade", UPGRADE_COST, statics)
         ops.spend(state, seat, cost, ev, "upgrade")
         V.consume_next(state, seat, None, "upgrade")
         card.upgrades += 1
         card.bought += 1
+        _bases_changed(state, seat, card)
         emit(ev, "upgrades", card=ops.pub(state, card), upgrades=card.upgrades)
         return
     if kind == "cash":
         a, b = state.cards[action.get("a")], state.cards[action.get("b")]
         a.upgrades -= 1
         b.upgrades -= 1
+        _bases_changed(state, seat, a, b)
         ops.gain(state, seat, 1, ev, "upgrades removed")
         for card in {a.id: a, b.id: b}.values():
             emit(ev, "upgrades", card=ops.pub(state, card), upgrades=card.upgrades)
@@ -805,8 +890,15 @@ def pending(state: GameState) -> Pending | None:
     waiting = frame.get("await")
     if waiting is None:
         return None
-    info = HANDLERS[frame["kind"]].info(state, frame)
-    return _pending(waiting["player"], waiting["decision"], info)
+    # Pending(player, decision, info) without the frozen dataclass's __init__ (three
+    # object.__setattr__ calls: ~4x the cost, at every decision). The same object: its
+    # fields live in its __dict__ either way (equal, hashed, shown alike).
+    pending = _new_object(Pending)
+    fields = pending.__dict__
+    fields["player"] = waiting["player"]
+    fields["decision"] = waiting["decision"]
+    fields["info"] = HANDLERS[frame["kind"]].info(state, frame)
+    return pending
 
 
 def legal_actions(state: GameState, player: int | None = None) -> list:
@@ -817,30 +909,60 @@ def legal_actions(state: GameState, player: int | None = None) -> list:
     waiting = frame.get("await")  # as pending(), without building its info
     if waiting is None or (player is not None and player != waiting["player"]):
         return []
-    return HANDLERS[frame["kind"]].legal(state, frame)
+    out = HANDLERS[frame["kind"]].legal(state, frame)
+    state.offered = (waiting, out)  # apply need not check these again (_was_offered)
+    return out
+
+
+def _was_offered(state: GameState, waiting: dict, action: Action) -> bool:
+    """Whether `action` is an object of the list that ``legal_actions`` returned for this
+    very decision (its ``await`` dict; a new one at every decision): then it is legal,
+    since every handler's ``check`` accepts its own ``legal`` list (check_main: the same
+    rules, tests/engine/test_turn.py), and checking it again would list them twice. A
+    state edited by hand must not be given an action listed before the edit."""
+    offered = state.offered
+    if offered is None or offered[0] is not waiting:
+        return False
+    for listed in offered[1]:
+        if listed is action:
+            return True
+    return False
 
 
 def apply(state: GameState, action, player: int | None = None) -> list:
     """Apply one action of the deciding player; return the events (engine.flow.Event)."""
-    act = parse_action(action)
     waiting = None  # as pending(), without building its info
     if state.winner is None and state.result is None and state.stack:
         waiting = state.stack[-1].get("await")
+    if waiting is not None and _was_offered(state, waiting, action):
+        act = action  # an Action of the list just offered: well formed and legal
+        if player is not None and player != waiting["player"]:
+            raise IllegalAction("NOT_YOUR_DECISION", f"player {waiting['player']} decides now")
+    else:
+        act = _checked(state, action, waiting, player)
+    frame = state.stack[-1]
+    ev = []
+    del frame["await"]
+    state.decisions += 1
+    HANDLERS[frame["kind"]].act(state, frame, act, ev)
+    settle(state, ev)
+    return ev
+
+
+def _checked(state: GameState, action, waiting: dict | None, player: int | None) -> Action:
+    """The Action `action` stands for, if it is allowed now; raise why not (MalformedAction
+    first, then the game being over, then another player's decision, then the rules)."""
+    act = parse_action(action)
     if waiting is None:
         raise IllegalAction("GAME_OVER", "the game is over")
     if player is not None and player != waiting["player"]:
         raise IllegalAction("NOT_YOUR_DECISION", f"player {waiting['player']} decides now")
-    frame = state.stack[-1]
-    handler = HANDLERS[frame["kind"]]
-    reason = handler.check(state, frame, act)
-    if reason is not None:
-        raise IllegalAction(reason, f"{act.id} in {waiting['decision']}")
-    ev = []
-    del frame["await"]
-    state.decisions += 1
-    handler.act(state, frame, act, ev)
-    settle(state, ev)
-    return ev
+    if not _was_offered(state, waiting, act):  # e.g. the id of an action of the list
+        frame = state.stack[-1]
+        reason = HANDLERS[frame["kind"]].check(state, frame, act)
+        if reason is not None:
+            raise IllegalAction(reason, f"{act.id} in {waiting['decision']}")
+    return act
 
 
 def settle(state: GameState, ev: list) -> None:

@@ -7,7 +7,7 @@ event's ``secret`` part, which only the owner sees.
 
 from . import values as V
 from .flow import emit, push
-from .state import HIDDEN_PILES, IN_PLAY, CardInstance, GameState, move, renumber_pile
+from .state import HIDDEN_PILES, IN_PLAY, CardInstance, GameState, mark, move, renumber_pile
 
 # --- descriptions ------------------------------------------------------------------
 
@@ -144,12 +144,14 @@ def deal_damage(state: GameState, card: CardInstance, n: int, ev: list, why: str
     left = V.armour_left(state, card)
     dealt = min(n, left)  # R 1.4: excess damage is lost
     card.damage += dealt
+    state.armour_epoch += 1
     emit(ev, "damage", card=pub(state, card), amount=dealt, why=why)
     if dealt <= 0:
         return 0
     if V.is_ship(state, card):
         if V.participating(state, card) and not state.combat.get("hits_done"):
             card.hit = True  # turns damaged at the end of the firing step
+            mark(state, card)
         else:
             damaged_state(state, card, ev)
     elif card.slot == "base" and card.paid:
@@ -199,8 +201,19 @@ def check_state(state: GameState, ev: list) -> None:
     if not state.players[0].hangar and not state.players[1].hangar:
         return
     info = V.state_info(state)
-    if not info.lowers_armour and _all_armoured(state, info):
-        return  # statics can only add armour: nobody is at 0 (the common case, fast)
+    if not info.lowers_armour:  # statics can only add armour: a lower bound without them
+        key = (
+            state.card_epoch,  # ships, attachments, paid flags (moves, boarding, payment)
+            state.armour_epoch,  # damage, modifiers
+            info,
+            tuple(state.players[0].hangar),
+            tuple(state.players[1].hangar),
+        )
+        if key == state.armoured:
+            return  # nothing _all_armoured reads changed since it found every ship armoured
+        if _all_armoured(state, info):
+            state.armoured = key
+            return  # nobody is at 0 (the common case, fast)
     statics = V.static_abilities(state)
     doomed = [
         state.cards[cid]

@@ -17,7 +17,7 @@ from . import ops
 from . import values as V
 from .actions import PASS, Action
 from .flow import Handler, answer, ask, clear_answers, emit, pop, push, register, wait
-from .state import IN_PLAY, GameState, in_play_list, new_id
+from .state import IN_PLAY, GameState, in_play_list, mark, marked_cards, new_id
 
 # --- helpers ------------------------------------------------------------------------
 
@@ -123,6 +123,8 @@ def _modify_stat(state, frame, eff, path, ev):
     for cid in ids:
         card = state.cards[cid]
         card.mods.append([eff["stat"], n, eff["duration"], None])
+        mark(state, card)
+        state.armour_epoch += 1
         emit(
             ev,
             "modify",
@@ -143,6 +145,7 @@ def _grant_keyword(state, frame, eff, path, ev):
     for cid in ids:
         card = state.cards[cid]
         card.grants.append([eff["keyword"], eff["duration"]])
+        mark(state, card)
         emit(
             ev, "grant", card=ops.pub(state, card), keyword=eff["keyword"], duration=eff["duration"]
         )
@@ -337,6 +340,7 @@ def _repair_damage(state, frame, eff, path, ev):
             card.damage = 0
         else:
             card.damage = max(0, card.damage - amount(state, frame["ctx"], eff["amount"]))
+        state.armour_epoch += 1
         emit(ev, "repair", card=ops.pub(state, card), damage=card.damage)
     return True
 
@@ -365,6 +369,7 @@ def _add_upgrades(state, frame, eff, path, ev):
     for cid in ids:
         card = state.cards[cid]
         card.upgrades += n  # R 4.5.2: effects do not count toward the 2 per turn
+        state.upgrade_epoch += 1
         emit(ev, "upgrades", card=ops.pub(state, card), upgrades=card.upgrades)
     return True
 
@@ -378,6 +383,7 @@ def _remove_upgrades(state, frame, eff, path, ev):
     for cid in ids:
         card = state.cards[cid]
         card.upgrades = max(0, card.upgrades - n)
+        state.upgrade_epoch += 1
         emit(ev, "upgrades", card=ops.pub(state, card), upgrades=card.upgrades)
     return True
 
@@ -771,6 +777,7 @@ def finish_payment(state, entry, ev) -> None:
         emit(ev, "lost_target", eid=entry["eid"], code=entry["code"])  # R 1.6
         return
     card.paid = True
+    state.card_epoch += 1
     if card.slot == "base":
         card.x = card.upgrades
     emit(ev, "paid", player=entry["ctrl"], card=ops.pub(state, card), cost=entry["cost"])
@@ -890,6 +897,7 @@ class Announce(Handler):
             ops.spend(state, ctrl, cost.get("credits", 0), ev, "ability")
             if "remove_upgrades" in cost:
                 source.upgrades -= cost["remove_upgrades"]
+                state.upgrade_epoch += 1
                 emit(ev, "upgrades", card=ops.pub(state, source), upgrades=source.upgrades)
             if "rotate" in cost:
                 ops.rotate(state, source, cost["rotate"], ev, "cost")
@@ -1075,7 +1083,8 @@ def expire(state: GameState, duration: str, *more: str) -> None:
     """End modifiers of a duration (this_shot, until_end_of_combat, until_end_of_turn);
     several durations at once are the same as one call for each."""
     durations = (duration, *more)
-    expire_cards([c for c in state.cards.values() if c.mods or c.grants], durations)
+    expire_cards([c for c in marked_cards(state) if c.mods or c.grants], durations)
+    state.armour_epoch += 1  # modifiers gone
     if "until_end_of_turn" in durations:
         state.cost_mods = [
             m for m in state.cost_mods if m["duration"] not in ("until_end_of_turn", "next")

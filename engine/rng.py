@@ -65,6 +65,9 @@ class Rng:
         """A uniform integer in [0, n)."""
         if n <= 0:
             raise ValueError("n must be positive")
+        if n == 1:  # one draw, never rejected (it is below 2**64), and value % 1 == 0:
+            self.counter += 1  # the same counter without hashing (a quarter of the bots'
+            return 0  # draws are between one legal action)
         limit = _SPAN - (_SPAN % n)
         keyed = self._keyed
         while True:

@@ -129,6 +129,23 @@ class GameState:
     decisions: int = 0
     # derived look-ups of engine.values (not part of the state: never dumped or compared)
     memo: tuple | None = field(default=None, init=False, repr=False, compare=False)
+    # (the awaited decision's dict, the list legal_actions returned for it): engine.game
+    # applies an action of that very list without checking it again (not part of the state)
+    offered: tuple | None = field(default=None, init=False, repr=False, compare=False)
+    # bumped by every change of zone, slot, paid flag or ship of a card in play (move, board,
+    # unboard, payment): engine.game keeps each seat's pay/activate candidates meanwhile
+    card_epoch: int = field(default=0, init=False, repr=False, compare=False)
+    candidates: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    # bumped by every change of a card's upgrades or upgrades bought this turn: engine.game
+    # keeps each seat's upgradable and upgraded bases while it and the surface stand still
+    upgrade_epoch: int = field(default=0, init=False, repr=False, compare=False)
+    base_lists: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    # bumped by every change of a card's damage or modifiers: with card_epoch and the hangars,
+    # engine.ops.check_state knows when every ship still has the armour it had (`armoured`)
+    armour_epoch: int = field(default=0, init=False, repr=False, compare=False)
+    armoured: tuple | None = field(default=None, init=False, repr=False, compare=False)
+    # the cards that may carry combat marks or modifiers (marked_cards); None: not known yet
+    marked: list | None = field(default=None, init=False, repr=False, compare=False)
 
     def card(self, cid: int) -> CardInstance:
         return self.cards[cid]
@@ -138,6 +155,39 @@ class GameState:
 
     def other(self, seat: int) -> int:
         return 1 - seat
+
+
+# --- marks --------------------------------------------------------------------------
+
+
+def mark(state: GameState, card: CardInstance) -> None:
+    """Note `card` as one that may now carry a mark: boarded, hit, mods or grants (every
+    place that sets one calls this), so marked_cards need not look at every card."""
+    if state.marked is not None:
+        state.marked.append(card)
+
+
+def _card_id(card: CardInstance) -> int:
+    return card.id
+
+
+def marked_cards(state: GameState) -> list:
+    """``[c for c in state.cards.values() if c.boarded or c.hit or c.mods or c.grants]``:
+    the end of every shot, combat and turn clears marks, and a game has ~90 cards, of which
+    a few are marked. The first call looks at every card; later ones at the cards noted by
+    `mark` since, in id order, which is the order of ``state.cards`` (a card gets a fresh id
+    only as the dict's newest entry, _renumber) when it was so at that first call."""
+    marked = state.marked
+    if marked is None:
+        cards = state.cards
+        found = [c for c in cards.values() if c.boarded or c.hit or c.mods or c.grants]
+        if list(cards) == sorted(cards):
+            state.marked = list(found)
+        return found
+    found = {id(c): c for c in marked if c.boarded or c.hit or c.mods or c.grants}
+    found = sorted(found.values(), key=_card_id)
+    state.marked = list(found)  # the cards without marks drop out
+    return found
 
 
 # --- moves --------------------------------------------------------------------------
@@ -210,12 +260,16 @@ def move(
     owner) as controller. `bottom` puts a card under a colony (index -1) or at the
     bottom of another pile (index 0). `ship` attaches the card to that ship.
     """
+    if zone in IN_PLAY or card.zone in IN_PLAY:  # slot, paid flag (_reset), ships: cards
+        state.card_epoch += 1  # in play only (a draw, a shuffle in the piles: not counted)
     was_hidden = not card.face_up or card.zone in HIDDEN_PILES
     if card.attachments:
         raise RuntimeError(f"card {card.id} still carries cards: remove its attachments first")
     detach(state, card)
     leaving_play = card.zone in IN_PLAY and zone not in IN_PLAY
     if leaving_play or zone in PILES:
+        if card.upgrades or card.bought:
+            state.upgrade_epoch += 1  # back to 0 (only a card in play has any)
         _reset(card)
     hidden = zone in HIDDEN_PILES or (zone in IN_PLAY and not face_up)
     if hidden and (card.zone != zone or not was_hidden):
