@@ -395,7 +395,8 @@ def summary(name, samples):
     if not samples:
         return f"{name}: no samples"
     return (f"{name}: n={len(samples)} p50={percentile(samples, 0.5):.1f} "
-            f"p95={percentile(samples, 0.95):.1f} max={max(samples):.1f}")  # fmt: skip
+            f"p90={percentile(samples, 0.9):.1f} p95={percentile(samples, 0.95):.1f} "
+            f"max={max(samples):.1f}")  # fmt: skip
 
 
 def main():
