@@ -653,8 +653,12 @@ def _in_play_actions(state, seat, ships, info, out) -> None:
     activated abilities of the few cards that can add one (_candidates)."""
     credits = state.players[seat].credits
     activated = info.activated
+    limits = info.upgrade_limit
     for card in _candidates(state, seat, ships, info):
         if not card.paid:
+            limit = limits.get(card.code)
+            if limit is not None and card.upgrades < limit:
+                continue  # _pay_reason's NOT_ENOUGH_UPGRADES (the commonest), without the call
             if _pay_reason(state, seat, card, credits) is None:
                 out.append(Action.cached("pay", "card", card.id))
         else:
@@ -666,7 +670,8 @@ def _in_play_actions(state, seat, ships, info, out) -> None:
 def _candidates(state, seat, ships, info) -> list:
     """`seat`'s cards in play, in the order of cards_in_play, that can add a pay or activate
     action: unpaid cards whose type matches their slot (a bluff is never paid, R 6.10: the
-    first test of _pay_reason) and paid cards with an activated ability (~2 of ~25).
+    first test of _pay_reason) other than traps and missiles (its tests by definition:
+    ``info.main_pay``) and paid cards with an activated ability (~2 of ~25).
 
     That depends only on the zone lists, the cards' ships, slots and paid flags: the list
     is kept per seat while ``state.card_epoch`` (bumped by every change of those but the
@@ -689,7 +694,7 @@ def _candidates(state, seat, ships, info) -> list:
 
 def _find_candidates(state, player, ships, info) -> list:
     """_candidates, computed: one look at each card in play."""
-    types = info.types
+    types = info.main_pay  # the type, or None where _pay_reason refuses by definition
     activated = info.activated
     getcard = state.cards.__getitem__
     found = []

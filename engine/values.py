@@ -79,6 +79,10 @@ class DefInfo:
     type; ``activated``: code -> indices of its activated abilities (codes with some);
     ``armour``: code -> printed armour (0 if none); ``triggers``: trigger -> the codes
     with an ability of that trigger; ``passenger``: codes of passenger crew.
+    ``main_pay``: code -> the slot a face-up copy may be paid from in the main phase (its
+    type), None for traps and missiles (R 4.5.9, 4.3.5a: paid only when bombarded or in
+    combat); ``upgrade_limit``: base code -> the upgrades it needs before it is paid
+    (R 4.5.4; bases with one only).
 
     Which static abilities can matter where: ``by_effect``: effect -> {code -> its static
     abilities with that effect}; ``cost_codes``: codes whose card cost some static
@@ -102,6 +106,8 @@ class DefInfo:
         "cost_actions",
         "static_stats",
         "negative_bonus",
+        "main_pay",
+        "upgrade_limit",
     )  # negative_bonus: some card's icon bonus lowers armour
 
     def __init__(self, defs: dict):
@@ -118,6 +124,8 @@ class DefInfo:
         self.cost_actions = set()
         self.static_stats = set()
         self.negative_bonus = False
+        self.main_pay = {}
+        self.upgrade_limit = {}
         cost_filters = []
         for code, d in defs.items():
             bonus = (d.get("bonus") or {}).get("armour")
@@ -125,6 +133,9 @@ class DefInfo:
                 self.negative_bonus = True
             abilities = d.get("abilities") or ()
             self.types[code] = d["type"]
+            self.main_pay[code] = _main_pay_slot(d)
+            if d["type"] == "base" and isinstance(d.get("upgrade_limit"), int):
+                self.upgrade_limit[code] = d["upgrade_limit"]
             self.armour[code] = d.get("armour") or 0
             if d["type"] == "crew" and d["subtype"] == "passenger":
                 self.passenger.add(code)
@@ -163,6 +174,15 @@ class DefInfo:
         """Whether a static ability of the game may change the cost of card `d`."""
         code = d.get("code")
         return code in self.cost_codes or self.defs.get(code) is not d
+
+
+def _main_pay_slot(d: dict) -> str | None:
+    """The slot a card of definition `d` may be paid from in the main phase (_pay_reason
+    in engine.game: a trap or a missile never is)."""
+    t = d["type"]
+    if (t == "base" and d["subtype"] == "trap") or (t == "armament" and d["subtype"] == "missile"):
+        return None
+    return t
 
 
 _DEF_INFO: dict = {}  # id(defs) -> (defs, len(defs), DefInfo)

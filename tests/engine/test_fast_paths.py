@@ -25,6 +25,7 @@ from engine.game import (
     _base_lists,
     _candidates,
     _find_candidates,
+    _pay_reason,
     _was_offered,
     apply,
     check_main,
@@ -172,7 +173,13 @@ def check_candidates(state):
         plain = [
             c
             for c in cards_in_play(state, seat)
-            if (c.code in info.activated if c.paid else V.ctype(state, c) == c.slot)
+            if (
+                c.code in info.activated
+                if c.paid
+                else V.ctype(state, c) == c.slot
+                and _pay_reason(state, seat, c, 10**9)
+                not in ("TRAP_ONLY_WHEN_BOMBARDED", "MISSILE_ONLY_IN_COMBAT")
+            )
         ]
         assert [id(c) for c in kept] == [id(c) for c in fresh] == [id(c) for c in plain]
 
