@@ -576,10 +576,9 @@ def main_actions(state, seat) -> list:
     info = V.state_info(state)
     # costs look the static abilities up only where some static of the game may apply
     out = [_END_TURN]
-    ships = [cards[c] for c in player.hangar]
     if player.centre:
-        _centre_actions(state, seat, ships, info, out)
-    _in_play_actions(state, seat, ships, info, out)
+        _centre_actions(state, seat, info, out)
+    _in_play_actions(state, seat, info, out)
     if player.surface:
         _base_actions(state, seat, info, out)
     if player.colony:
@@ -597,8 +596,8 @@ def main_actions(state, seat) -> list:
     ):
         out.append(_WASTELAND_DRAW)
     if state.turn != 1:
-        for ship in ships:
-            if ship.orientation == "active":
+        for cid in player.hangar:
+            if cards[cid].orientation == "active":
                 break
         else:
             return out
@@ -612,7 +611,7 @@ def main_actions(state, seat) -> list:
     return out
 
 
-def _centre_actions(state, seat, ships, info, out) -> None:
+def _centre_actions(state, seat, info, out) -> None:
     """main_actions for the cards in the centre: play (M4) and place (M1)."""
     player = state.players[seat]
     credits = player.credits
@@ -624,7 +623,7 @@ def _centre_actions(state, seat, ships, info, out) -> None:
     any_surface = "surface" in bluff
     any_canteen = "canteen" in bluff
     any_ship = "ship" in bluff
-    open_ships = [s.id for s in ships if V.capacity_left(state, s) > 0]
+    open_ships = [s for s in player.hangar if V.capacity_left(state, cards[s]) > 0]
     limit_on_play = rules.hangar_limit_on_play
     hangar_total = V.hangar_total(state, seat) if limit_on_play else 0
     for cid in player.centre:
@@ -648,13 +647,13 @@ def _centre_actions(state, seat, ships, info, out) -> None:
             out += [_PLACE_SHIP[cid, sid] for sid in open_ships]
 
 
-def _in_play_actions(state, seat, ships, info, out) -> None:
+def _in_play_actions(state, seat, info, out) -> None:
     """main_actions for the cards in play, in the order of cards_in_play: pay (M5) and
     activated abilities of the few cards that can add one (_candidates)."""
     credits = state.players[seat].credits
     activated = info.activated
     limits = info.upgrade_limit
-    for card in _candidates(state, seat, ships, info):
+    for card in _candidates(state, seat, info):
         if not card.paid:
             limit = limits.get(card.code)
             if limit is not None and card.upgrades < limit:
@@ -667,7 +666,7 @@ def _in_play_actions(state, seat, ships, info, out) -> None:
                     out.append(Action.cached("activate", "ability", i, "card", card.id))
 
 
-def _candidates(state, seat, ships, info) -> list:
+def _candidates(state, seat, info) -> list:
     """`seat`'s cards in play, in the order of cards_in_play, that can add a pay or activate
     action: unpaid cards whose type matches their slot (a bluff is never paid, R 6.10: the
     first test of _pay_reason) other than traps and missiles (its tests by definition:
@@ -687,6 +686,7 @@ def _candidates(state, seat, ships, info) -> list:
     kept = state.candidates.get(seat)
     if kept is not None and kept[0] == key:
         return kept[1]
+    ships = [state.cards[c] for c in player.hangar]  # only here: most calls keep the list
     found = _find_candidates(state, player, ships, info)
     state.candidates[seat] = (key, found)
     return found

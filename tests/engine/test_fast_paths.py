@@ -168,7 +168,7 @@ def check_candidates(state):
     info = V.state_info(state)
     for seat in (0, 1):
         ships = [state.cards[c] for c in state.players[seat].hangar]
-        kept = _candidates(state, seat, ships, info)
+        kept = _candidates(state, seat, info)
         fresh = _find_candidates(state, state.players[seat], ships, info)
         plain = [
             c
