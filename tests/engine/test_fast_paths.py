@@ -22,6 +22,7 @@ from engine.actions import Action, IllegalAction
 from engine.flow import HANDLERS, Event
 from engine.game import (
     Pending,
+    _attacks_on,
     _base_lists,
     _candidates,
     _find_candidates,
@@ -300,6 +301,16 @@ def check_kept(state, action=None, events=None):
     check_marked(state)
     check_base_lists(state)
     check_candidates(state)
+    check_attacks(state)
+
+
+def check_attacks(state):
+    """game._attacks_on (the last list kept while the id lists stay equal) equals the
+    plain attack actions on those crew cards and bases, for both opponents."""
+    for opp in state.players:
+        plain = [Action.make("attack", target="crew", card=c) for c in opp.canteen]
+        plain += [Action.make("attack", target="base", card=c) for c in opp.surface]
+        assert _attacks_on(opp.canteen, opp.surface) == plain
 
 
 @pytest.mark.parametrize("seed", range(100, 120))
