@@ -10,6 +10,7 @@ allowed now), each with a reason ``code``; the state is unchanged then.
 """
 
 from dataclasses import dataclass
+from operator import itemgetter
 
 from . import combat as C
 from . import ops
@@ -747,8 +748,11 @@ def _base_actions(state, seat, info, out) -> None:
     for i, a in enumerate(upgraded):
         # (a, a) when a has two upgrades, then (a, b) for the later b
         pairs = upgraded[i:] if cards[a].upgrades >= 2 else upgraded[i + 1 :]
-        if pairs:
-            out += map(rows[a].__getitem__, pairs)
+        if len(pairs) > 1:
+            # one C call looks up the whole row (a tuple): cheaper than a map's call per pair
+            out += itemgetter(*pairs)(rows[a])
+        elif pairs:
+            out.append(rows[a][pairs[0]])  # itemgetter of one key gives the value itself
 
 
 def _base_lists(state, seat) -> tuple:
