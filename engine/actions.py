@@ -57,7 +57,9 @@ class IllegalAction(EngineError):
     """The action is well formed but not allowed in this state; ``code`` says why."""
 
 
-ACTION_CACHE: dict = {}  # (kind, key, value, ...) -> Action (Action.cached)
+ACTION_CACHE: dict = {}
+_new_object = object.__new__
+_set = object.__setattr__  # (kind, key, value, ...) -> Action (Action.cached)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +101,12 @@ class Action:
         key = (kind, *kv)
         action = ACTION_CACHE.get(key)
         if action is None:
-            action = cls(kind, tuple(zip(kv[::2], kv[1::2], strict=True)))
+            # cls(kind, params) without the dataclass __init__ (a frame that only makes these
+            # calls): new Actions are frequent, card ids being drawn afresh in every game
+            action = _new_object(cls)
+            _set(action, "kind", kind)
+            _set(action, "params", tuple(zip(kv[::2], kv[1::2], strict=True)))
+            _set(action, "_ident", None)
             if len(ACTION_CACHE) >= 50_000:  # card ids grow during a game: start afresh
                 ACTION_CACHE.clear()
             ACTION_CACHE[key] = action

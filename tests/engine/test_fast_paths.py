@@ -355,3 +355,11 @@ def test_check_state_sees_an_armour_modifier_run_out():
     R.expire(state, "until_end_of_combat")
     ops.check_state(state, [])
     assert ship.zone == "trash"
+
+
+def test_a_cached_action_is_the_dataclass_it_stands_for():
+    """Action.cached builds new Actions without the dataclass __init__: the same value."""
+    made = Action.cached("cash", "a", 987_654, "b", 987_655)
+    plain = Action("cash", (("a", 987_654), ("b", 987_655)))
+    assert made == plain and hash(made) == hash(plain) and repr(made) == repr(plain)
+    assert made.id == plain.id == "cash:a=987654,b=987655"
