@@ -694,19 +694,22 @@ def _candidates(state, seat, info) -> list:
     is kept per seat while ``state.card_epoch`` (bumped by every change of those but the
     zone lists) and the in-play zone lists (compared whole) stay the same."""
     player = state.players[seat]
-    key = (
-        state.card_epoch,
-        info,
-        tuple(player.hangar),
-        tuple(player.surface),
-        tuple(player.canteen),
-    )
+    # (card_epoch, info, hangar, surface, canteen, the list), compared field by field: the
+    # zone lists as copies (no key tuples built at every main-phase decision)
     kept = state.candidates.get(seat)
-    if kept is not None and kept[0] == key:
-        return kept[1]
+    if (
+        kept is not None
+        and kept[0] == state.card_epoch
+        and kept[1] is info
+        and kept[2] == player.hangar
+        and kept[3] == player.surface
+        and kept[4] == player.canteen
+    ):
+        return kept[5]
     ships = [state.cards[c] for c in player.hangar]  # only here: most calls keep the list
     found = _find_candidates(state, player, ships, info)
-    state.candidates[seat] = (key, found)
+    zones = list(player.hangar), list(player.surface), list(player.canteen)
+    state.candidates[seat] = (state.card_epoch, info, *zones, found)
     return found
 
 
