@@ -764,15 +764,15 @@ def _base_lists(state, seat) -> tuple:
     change of upgrades or bought) and the surface stand still; a main-phase upgrade or cash
     patches them (_bases_changed) instead of looking at every base again."""
     surface = state.players[seat].surface
-    key = (state.upgrade_epoch, tuple(surface))
+    # (upgrade_epoch, a copy of the surface, can_buy, upgraded): compared field by field
     kept = state.base_lists.get(seat)
-    if kept is not None and kept[0] == key:
-        return kept[1], kept[2]
+    if kept is not None and kept[0] == state.upgrade_epoch and kept[1] == surface:
+        return kept[2], kept[3]
     cards = state.cards
     ordered = sorted(surface)
     can_buy = [cid for cid in ordered if cards[cid].bought < MAX_BOUGHT_UPGRADES]
     upgraded = [cid for cid in ordered if cards[cid].upgrades > 0]
-    state.base_lists[seat] = (key, can_buy, upgraded)
+    state.base_lists[seat] = (state.upgrade_epoch, list(surface), can_buy, upgraded)
     return can_buy, upgraded
 
 
@@ -781,20 +781,23 @@ def _bases_changed(state, seat, *changed) -> None:
     ``state.upgrade_epoch``; if `seat`'s kept base lists were up to date, keep them for
     the new epoch, with those bases put in or taken out where they moved (new lists: a
     caller may still hold the old ones; most upgrades move none)."""
-    surface = tuple(state.players[seat].surface)
     kept = state.base_lists.get(seat)
-    up_to_date = kept is not None and kept[0] == (state.upgrade_epoch, surface)
+    up_to_date = (
+        kept is not None
+        and kept[0] == state.upgrade_epoch
+        and kept[1] == state.players[seat].surface
+    )
     state.upgrade_epoch += 1
     if not up_to_date:
         return
-    can_buy, upgraded = kept[1], kept[2]
+    can_buy, upgraded = kept[2], kept[3]
     for card in changed:
         cid = card.id
         if (card.bought < MAX_BOUGHT_UPGRADES) != (cid in can_buy):
             can_buy = _toggled(can_buy, cid)
         if (card.upgrades > 0) != (cid in upgraded):
             upgraded = _toggled(upgraded, cid)
-    state.base_lists[seat] = ((state.upgrade_epoch, surface), can_buy, upgraded)
+    state.base_lists[seat] = (state.upgrade_epoch, kept[1], can_buy, upgraded)  # same surface
 
 
 def _toggled(ids: list, cid: int) -> list:
