@@ -21,8 +21,8 @@ from .deck import Ruleset as DeckRuleset
 from .deck import check_deck
 from .flow import (
     HANDLERS,
+    MAX_STEPS,
     Handler,
-    advance,
     answer,
     ask,
     clear_answers,
@@ -966,12 +966,17 @@ def apply(state: GameState, action, player: int | None = None) -> list:
     waiting = None  # as pending(), without building its info
     if state.winner is None and state.result is None and state.stack:
         waiting = state.stack[-1].get("await")
-    if waiting is not None and _was_offered(state, waiting, action):
-        act = action  # an Action of the list just offered: well formed and legal
-        if player is not None and player != waiting["player"]:
-            raise IllegalAction("NOT_YOUR_DECISION", f"player {waiting['player']} decides now")
-    else:
+    act = None
+    offered = state.offered
+    if waiting is not None and offered is not None and offered[0] is waiting:
+        for listed in offered[1]:  # _was_offered, written out (every decision)
+            if listed is action:
+                act = action  # an Action of the list just offered: well formed and legal
+                break
+    if act is None:
         act = _checked(state, action, waiting, player)
+    elif player is not None and player != waiting["player"]:
+        raise IllegalAction("NOT_YOUR_DECISION", f"player {waiting['player']} decides now")
     frame = state.stack[-1]
     ev = []
     del frame["await"]
@@ -999,9 +1004,19 @@ def _checked(state: GameState, action, waiting: dict | None, player: int | None)
 
 def settle(state: GameState, ev: list) -> None:
     """Run to the next decision; there, check the state (AMB-34) and go on if it changed."""
+    stack = state.stack  # handlers change it in place, never replace it
     while True:
-        advance(state, ev)
-        if not state.stack or state.winner is not None or state.result is not None:
+        # flow.advance, written out (a call less at every decision)
+        steps = 0
+        while stack and state.winner is None and state.result is None:
+            frame = stack[-1]
+            if "await" in frame:
+                break
+            HANDLERS[frame["kind"]].run(state, frame, ev)
+            steps += 1
+            if steps > MAX_STEPS:  # pragma: no cover - a bug guard
+                raise RuntimeError(f"the rules did not reach a decision (stuck in {frame['kind']})")
+        if not stack or state.winner is not None or state.result is not None:
             return
         depth = len(state.stack)
         ops.check_state(state, ev)  # e.g. a paid armament with negative armour (R 5.4.3)
