@@ -574,7 +574,11 @@ def main_actions(state, seat) -> list:
     player = state.players[seat]
     credits = player.credits
     cards = state.cards
-    info = V.state_info(state)
+    memo = state.memo  # V.state_info's memo read here while valid (a call per decision)
+    if memo is not None and memo[0] is state.defs and memo[1] == len(memo[0]):
+        info = memo[2]
+    else:
+        info = V.state_info(state)
     # costs look the static abilities up only where some static of the game may apply
     out = [_END_TURN]
     if player.centre:

@@ -200,7 +200,11 @@ def check_state(state: GameState, ev: list) -> None:
         return  # R 17.2.2: ships at 0 armour leave only at the end of the firing step
     if not state.players[0].hangar and not state.players[1].hangar:
         return
-    info = V.state_info(state)
+    memo = state.memo  # V.state_info's memo read here while valid (a call per decision)
+    if memo is not None and memo[0] is state.defs and memo[1] == len(memo[0]):
+        info = memo[2]
+    else:
+        info = V.state_info(state)
     if not info.lowers_armour:  # statics can only add armour: a lower bound without them
         key = (
             state.card_epoch,  # ships, attachments, paid flags (moves, boarding, payment)
