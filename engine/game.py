@@ -615,21 +615,22 @@ def main_actions(state, seat) -> list:
     return out
 
 
-# (crew ids, base ids, the attacks on them) of the last _attacks_on: a function of the two
-# id lists alone (not of a state), so one entry serves every state that has them
-_ATTACKS_KEPT = [None, None, []]
+# [(crew ids, base ids, the attacks on them)] of the last _attacks_on: a function of the two
+# id lists alone (not of a state), so one entry serves every state that has them. One tuple,
+# read and replaced whole: a thread never sees the lists of one call with another's attacks
+_ATTACKS_KEPT = [(None, None, [])]
 
 
 def _attacks_on(canteen: list, surface: list) -> list:
     """The attacks on these crew cards, then on these bases (read only). The opponent's
     crew and bases seldom change within a turn: the last list is kept while both id lists
     stay equal (two C-level list comparisons instead of a look-up per target)."""
-    kept = _ATTACKS_KEPT
+    kept = _ATTACKS_KEPT[0]
     if kept[0] == canteen and kept[1] == surface:
         return kept[2]
     attacks = list(map(_ATTACK_CREW.__getitem__, canteen))
     attacks += map(_ATTACK_BASE.__getitem__, surface)
-    kept[:] = (list(canteen), list(surface), attacks)  # copies: the zones change in place
+    _ATTACKS_KEPT[0] = (list(canteen), list(surface), attacks)  # copies: zones change in place
     return attacks
 
 
