@@ -116,21 +116,6 @@ def parent(state, frame: dict) -> dict:
 MAX_STEPS = 100_000
 
 
-def advance(state, ev: list) -> None:
-    """Run the rules forward until a player must decide or the game is over."""
-    steps = 0
-    stack = state.stack  # handlers change it in place, never replace it
-    handlers = HANDLERS
-    while stack and state.winner is None and state.result is None:
-        frame = stack[-1]
-        if "await" in frame:
-            return
-        handlers[frame["kind"]].run(state, frame, ev)
-        steps += 1
-        if steps > MAX_STEPS:  # pragma: no cover - a bug guard
-            raise RuntimeError(f"the rules did not reach a decision (stuck in {frame['kind']})")
-
-
 # --- a generic pick: one decision per pick, plus "done" when optional ---------------------
 
 

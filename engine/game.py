@@ -1011,7 +1011,7 @@ def settle(state: GameState, ev: list) -> None:
     """Run to the next decision; there, check the state (AMB-34) and go on if it changed."""
     stack = state.stack  # handlers change it in place, never replace it
     while True:
-        # flow.advance, written out (a call less at every decision)
+        # run the rules forward until a player must decide or the game is over
         steps = 0
         while stack and state.winner is None and state.result is None:
             frame = stack[-1]
