@@ -4,9 +4,7 @@ No browser download: the tests launch /usr/bin/chromium (`apt-get install chromi
 which `make test` does as root). Without it they skip here and fail under CI=true.
 """
 
-import importlib.util
 import os
-from pathlib import Path
 
 import pytest
 
@@ -31,16 +29,7 @@ PHONE = {"width": 390, "height": 844}
 TIMEOUT_MS = 15_000
 
 
-def service_missing(reason: str):
-    """tests/conftest.py's service_missing (skip here, fail under CI=true).
-
-    Loaded by path: both conftest files are top-level modules named `conftest`.
-    """
-    path = Path(__file__).resolve().parents[1] / "conftest.py"
-    spec = importlib.util.spec_from_file_location("_kgk_tests_root_conftest", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    module.service_missing(reason)
+from service_kit import service_missing  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,6 @@ its polling fallback keeps it current: that fallback is what these tests drive.
   and both pages show the same game, each with only its own centre (R 16).
 """
 
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -27,14 +26,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "pw-browser-12345"
 
 
-def service_missing(reason: str):
-    """tests/conftest.py's helper (skip here, fail under CI=true), loaded by path."""
-    path = Path(__file__).resolve().parents[1] / "conftest.py"
-    spec = importlib.util.spec_from_file_location("_kgk_tests_root_conftest", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    module.service_missing(reason)
-
+from service_kit import database_url, service_missing  # noqa: E402
 
 LACI = ["xeno", "insectoid", "zarg", "space_shark"]  # R 20 EX-1
 
@@ -289,9 +281,7 @@ def asgi_stack(transactional_db, tmp_path):
         redis.Redis.from_url(url, socket_connect_timeout=1).flushdb()
     except redis.RedisError:
         service_missing("needs Redis at 127.0.0.1:6379")
-    s = connection.settings_dict
-    db_url = f"postgres://{s['USER']}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
-    env = {**os.environ, "DATABASE_URL": db_url, "REDIS_URL": url, "DEBUG": "true",
+    env = {**os.environ, "DATABASE_URL": database_url(connection), "REDIS_URL": url, "DEBUG": "true",
            "DATABASE_POOL": "1"}  # fmt: skip
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)

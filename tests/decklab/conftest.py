@@ -1,4 +1,3 @@
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -39,15 +38,7 @@ def on_commit(django_capture_on_commit_callbacks):
 # ------------------------------------------------------------------ real Celery workers
 
 
-def service_missing(reason: str):
-    """tests/conftest.py's service_missing (skip here, fail under CI=true), loaded by path:
-    every conftest is a top-level module named `conftest`."""
-    path = Path(__file__).resolve().parents[1] / "conftest.py"
-    spec = importlib.util.spec_from_file_location("_kgk_tests_root_conftest", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    module.service_missing(reason)
-
+from service_kit import database_url, service_missing  # noqa: E402
 
 WORKER_REDIS = "redis://127.0.0.1:6379/2"  # the deck lab tests' own Redis database
 
@@ -98,12 +89,12 @@ def lab_workers(transactional_db, tmp_path):
         service_missing("needs PostgreSQL (a worker process cannot share SQLite's test DB)")
     _redis_or_skip()
     redis.Redis.from_url(WORKER_REDIS).flushdb()
-    settings_dict = connection.settings_dict
-    db_url = (
-        f"postgres://{settings_dict['USER']}@{settings_dict['HOST'] or '127.0.0.1'}:"
-        f"{settings_dict['PORT'] or 5432}/{settings_dict['NAME']}"
-    )
-    env = {**os.environ, "DATABASE_URL": db_url, "REDIS_URL": WORKER_REDIS, "DATABASE_POOL": "1"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(connection),
+        "REDIS_URL": WORKER_REDIS,
+        "DATABASE_POOL": "1",
+    }
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)
     celery = str(Path(sys.executable).with_name("celery"))
     procs = []

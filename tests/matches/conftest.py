@@ -28,17 +28,7 @@ import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-
-def service_missing(reason: str):
-    """tests/conftest.py's service_missing (skip here, fail under CI=true), loaded by path."""
-    import importlib.util
-
-    path = Path(__file__).resolve().parents[1] / "conftest.py"
-    spec = importlib.util.spec_from_file_location("_kgk_tests_root_conftest_m", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    module.service_missing(reason)
-
+from service_kit import database_url, service_missing  # noqa: E402
 
 TEST_REDIS_URL = os.environ.get("KGK_TEST_REDIS_URL", "redis://127.0.0.1:6379/1")
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,12 +46,6 @@ def redis_url():
         service_missing(f"needs Redis at {TEST_REDIS_URL}: {exc}")
     client.flushdb()
     return TEST_REDIS_URL
-
-
-def _database_url(connection) -> str:
-    s = connection.settings_dict
-    auth = s["USER"] + (f":{s['PASSWORD']}" if s.get("PASSWORD") else "")
-    return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
 
 
 class WorkerPool:
@@ -126,7 +110,7 @@ def celery_worker_process(transactional_db, redis_url, settings, tmp_path):
         service_missing("needs PostgreSQL: run with DATABASE_URL=postgres://...")
     env = {
         **os.environ,
-        "DATABASE_URL": _database_url(connection),
+        "DATABASE_URL": database_url(connection),
         "REDIS_URL": redis_url,
         "DATABASE_POOL": "1",  # as in production (README): the pooled connections
         "CELERY_VISIBILITY_TIMEOUT": "5",

@@ -21,15 +21,7 @@ if HERE not in sys.path:  # --import-mode=importlib does not put a test's folder
     sys.path.insert(0, HERE)
 
 
-def service_missing(reason: str):
-    """tests/conftest.py's service_missing (skip here, fail under CI=true), loaded by path."""
-    import importlib.util
-
-    path = ROOT / "tests" / "conftest.py"
-    spec = importlib.util.spec_from_file_location("_kgk_tests_root_conftest_t", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    module.service_missing(reason)
+from service_kit import database_url, service_missing  # noqa: E402
 
 
 def tournaments_redis_url():
@@ -43,12 +35,6 @@ def tournaments_redis_url():
         service_missing(f"needs Redis at {TEST_REDIS_URL}: {exc}")
     client.flushdb()
     return TEST_REDIS_URL
-
-
-def _database_url(connection) -> str:
-    s = connection.settings_dict
-    auth = s["USER"] + (f":{s['PASSWORD']}" if s.get("PASSWORD") else "")
-    return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
 
 
 def _start_worker(env, log: Path, ready_timeout=90):
@@ -85,7 +71,7 @@ def tournament_worker(transactional_db, settings, tmp_path):
     redis_url = tournaments_redis_url()
     env = {
         **os.environ,
-        "DATABASE_URL": _database_url(connection),
+        "DATABASE_URL": database_url(connection),
         "REDIS_URL": redis_url,
         "DATABASE_POOL": "1",  # as in production (README)
         "PYTHONPATH": str(ROOT),
