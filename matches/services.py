@@ -263,9 +263,6 @@ def _require_user(user):
 # --- actions -------------------------------------------------------------------------------
 
 
-seat_of = viewer_seat  # the user's seat, None for anybody else (one definition)
-
-
 def _check_request_shape(client_action_id, expected_version, action):
     if not isinstance(client_action_id, str) or not 0 < len(client_action_id) <= MAX_CLIENT_ID:
         raise BadRequest(
@@ -290,7 +287,7 @@ def _check_request_shape(client_action_id, expected_version, action):
 def submit_action(match: Match, user, *, client_action_id, expected_version, action):
     """Store a player's action for the drain; the same client_action_id is stored once."""
     _check_request_shape(client_action_id, expected_version, action)
-    seat = seat_of(match, user)
+    seat = viewer_seat(match, user)
     if seat is None:
         raise Forbidden("NOT_A_PLAYER", "You are not playing in this match.")
     existing = _existing_request(match, client_action_id, seat, action)
@@ -343,7 +340,7 @@ def _store_request(match, seat, client_action_id, expected_version, action) -> A
 
 
 def concede(match: Match, user) -> Match:
-    seat = seat_of(match, user)
+    seat = viewer_seat(match, user)
     if seat is None:
         raise Forbidden("NOT_A_PLAYER", "You are not playing in this match.")
     with transaction.atomic():
