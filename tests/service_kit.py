@@ -6,8 +6,15 @@ A plain module, importable from any test folder: tests/conftest.py puts tests/ o
 """
 
 import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
 
 IN_CI = os.environ.get("CI") == "true"
 
@@ -24,3 +31,62 @@ def database_url(connection) -> str:
     s = connection.settings_dict
     auth = s["USER"] + (f":{s['PASSWORD']}" if s.get("PASSWORD") else "")
     return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+def redis_db(url: str) -> str:
+    """A Redis database of the tests' own, emptied; skip (fail under CI) when Redis is down."""
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=2)
+        client.ping()
+    except redis.RedisError as exc:
+        service_missing(f"needs Redis at {url}: {exc}")
+    client.flushdb()
+    return url
+
+
+class WorkerPool:
+    """Starts and stops real `celery -A cardgame worker` processes (one task at a time each)."""
+
+    def __init__(self, env, log_dir: Path, name="matches"):
+        self.env = env
+        self.log_dir = log_dir
+        self.name = name  # the workers' node names: <name><index>-<pid>@host
+        self.processes = []
+
+    def start(self, beat=False, ready_timeout=60):
+        index = len(self.processes)
+        log = self.log_dir / f"worker{index}.log"
+        command = [sys.executable, "-m", "celery", "-A", "cardgame", "worker", "--pool=solo",
+                   "--loglevel=INFO", "-n", f"{self.name}{index}-{os.getpid()}@%h",
+                   "--without-gossip", "--without-mingle"]  # fmt: skip
+        if beat:
+            command += ["--beat", "-s", str(self.log_dir / f"beat{index}")]
+        out = open(log, "w")  # noqa: SIM115 (closed with the process)
+        process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=out, stderr=out)
+        process.log_path = log
+        self.processes.append(process)
+        deadline = time.monotonic() + ready_timeout
+        while time.monotonic() < deadline:
+            if "ready." in log.read_text():
+                return process
+            if process.poll() is not None:
+                break
+            time.sleep(0.2)
+        raise RuntimeError(f"the worker did not start:\n{log.read_text()[-3000:]}")
+
+    def kill(self, process):
+        """SIGKILL by pid: the worker dies in the middle of whatever it does."""
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+    def stop_all(self):
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()

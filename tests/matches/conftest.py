@@ -22,75 +22,16 @@ def decks(players):
 # --- a real Celery worker on Redis and the PostgreSQL test database ------------------------
 
 import os  # noqa: E402
-import signal  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
 
-from service_kit import database_url, service_missing  # noqa: E402
+from service_kit import ROOT, WorkerPool, database_url, redis_db, service_missing  # noqa: E402
 
 TEST_REDIS_URL = os.environ.get("KGK_TEST_REDIS_URL", "redis://127.0.0.1:6379/1")
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 def redis_url():
     """Redis DB 1 (the matches tests' own), emptied; skip/fail (CI) when Redis is down."""
-    import redis
-
-    try:
-        client = redis.Redis.from_url(TEST_REDIS_URL, socket_connect_timeout=2)
-        client.ping()
-    except redis.RedisError as exc:
-        service_missing(f"needs Redis at {TEST_REDIS_URL}: {exc}")
-    client.flushdb()
-    return TEST_REDIS_URL
-
-
-class WorkerPool:
-    """Starts and stops real `celery -A cardgame worker` processes (one task at a time each)."""
-
-    def __init__(self, env, log_dir: Path):
-        self.env = env
-        self.log_dir = log_dir
-        self.processes = []
-
-    def start(self, beat=False, ready_timeout=60):
-        index = len(self.processes)
-        log = self.log_dir / f"worker{index}.log"
-        command = [sys.executable, "-m", "celery", "-A", "cardgame", "worker", "--pool=solo",
-                   "--loglevel=INFO", "-n", f"matches{index}-{os.getpid()}@%h",
-                   "--without-gossip", "--without-mingle"]  # fmt: skip
-        if beat:
-            command += ["--beat", "-s", str(self.log_dir / f"beat{index}")]
-        out = open(log, "w")  # noqa: SIM115 (closed with the process)
-        process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=out, stderr=out)
-        process.log_path = log
-        self.processes.append(process)
-        deadline = time.monotonic() + ready_timeout
-        while time.monotonic() < deadline:
-            if "ready." in log.read_text():
-                return process
-            if process.poll() is not None:
-                break
-            time.sleep(0.2)
-        raise RuntimeError(f"the worker did not start:\n{log.read_text()[-3000:]}")
-
-    def kill(self, process):
-        """SIGKILL by pid: the worker dies in the middle of whatever it does."""
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait(timeout=10)
-
-    def stop_all(self):
-        for process in self.processes:
-            if process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+    return redis_db(TEST_REDIS_URL)
 
 
 @pytest.fixture
