@@ -23,10 +23,9 @@ from matches.models import Match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "pw-browser-12345"
-
-
 from service_kit import database_url, service_missing  # noqa: E402
+
+from .browser_kit import PASSWORD, log_in, no_horizontal_scroll  # noqa: E402
 
 LACI = ["xeno", "insectoid", "zarg", "space_shark"]  # R 20 EX-1
 
@@ -48,22 +47,6 @@ def make_user(name):
     user = get_user_model().objects.create_user(name, password=PASSWORD)
     deck = save_deck(user, name=f"{name} colony", cards=legal_entries())
     return user, deck
-
-
-def log_in(page, live_server, username, next_path):
-    page.goto(f"{live_server.url}/en/accounts/login/?next={next_path}")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    with page.expect_navigation():
-        page.click("form.narrow button[type=submit]")
-    assert page.url == f"{live_server.url}{next_path}"
-
-
-def no_horizontal_scroll(page):
-    widths = page.evaluate(
-        "({scroll: document.documentElement.scrollWidth, inner: window.innerWidth})"
-    )
-    assert widths["scroll"] <= widths["inner"], widths
 
 
 def version(page) -> int:

@@ -15,7 +15,8 @@ from tournaments.models import Match, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "pw-browser-12345"
+from .browser_kit import PASSWORD, log_in, no_horizontal_scroll  # noqa: E402
+
 LACI = ["xeno", "insectoid", "zarg", "space_shark"]  # R 20 EX-1
 
 
@@ -27,22 +28,6 @@ def colony(cards, races=LACI, total=45):
         entries.append((card.code, min(3, total - sum(n for _, n in entries))))
         turn += 1
     return entries
-
-
-def log_in(page, live_server, username, next_path):
-    page.goto(f"{live_server.url}/en/accounts/login/?next={next_path}")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    with page.expect_navigation():
-        page.click("form.narrow button[type=submit]")
-    assert page.url == f"{live_server.url}{next_path}"
-
-
-def no_horizontal_scroll(page):
-    widths = page.evaluate(
-        "({scroll: document.documentElement.scrollWidth, inner: window.innerWidth})"
-    )
-    assert widths["scroll"] <= widths["inner"], widths
 
 
 def test_organiser_players_round_results_and_standings(page, new_page, live_server, cards):
