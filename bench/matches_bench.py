@@ -197,7 +197,12 @@ class Person:
         return int(status_line.split()[1])
 
     async def socket_loop(self, websockets, stop_at):
+        # The first connection of every client opens in the same instant as 99 others (the
+        # start of the run): it is kept apart from the reconnects that "resync" measures.
+        initial = True
         while time.monotonic() < stop_at and not self.over:
+            samples = self.record["connect" if initial else "resync"]
+            initial = False
             started = time.perf_counter()
             async with websockets.connect(
                 f"ws://{HOST}/ws/matches/{self.match_id}/",
@@ -213,7 +218,7 @@ class Person:
                     now = time.perf_counter()
                     message = json.loads(raw)
                     if first:
-                        self.record["resync"].append((now - started) * 1000)
+                        samples.append((now - started) * 1000)
                         first = False
                     key = (self.match_id, message["version"], self.seat)
                     self.record["arrivals"].setdefault(key, now)
@@ -253,7 +258,7 @@ class Person:
 async def human_phase(games, sessions, seconds, think):
     import websockets
 
-    record = {"arrivals": {}, "posts": [], "resync": [], "status": {}, "post": []}
+    record = {"arrivals": {}, "posts": [], "resync": [], "connect": [], "status": {}, "post": []}
     rng = random.Random(1)
     stop_at = time.monotonic() + seconds
     tasks = []
@@ -269,6 +274,7 @@ def latencies(record, stop_at):
     """POST sent -> that version's update on each player's socket (after the run: no polling
     in the measuring process while it runs)."""
     stats = {"first": [], "both": [], "resync": record["resync"], "lost": 0,
+             "first connect": record["connect"],
              "status": record["status"], "post": record["post"]}  # fmt: skip
     arrivals = record["arrivals"]
     for match_id, version, sent, posted_at in record["posts"]:
@@ -406,6 +412,7 @@ def main():
     parser.add_argument("--think", type=float, default=1.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--server", choices=sorted(SERVERS), default="uvicorn")
+    parser.add_argument("--latency-only", action="store_true", help="phase 1 only")
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
     source = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/kgk")
@@ -435,9 +442,11 @@ def main():
             "  CPU (cores busy on average): "
             + ", ".join(f"{name} {share:.2f}" for name, share in shares.items())
         )
-        for key in ("post", "first", "both", "resync"):
+        for key in ("post", "first", "both", "resync", "first connect"):
             print("  " + summary(key + " ms", stats[key]))
         print(f"  lost updates: {stats['lost']}; POST statuses: {stats['status']}")
+        if args.latency_only:
+            return
         stop(processes[2:])
         processes = processes[:2]  # web + one worker
         rest = players[2 * args.games :]

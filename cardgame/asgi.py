@@ -16,17 +16,17 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardgame.settings")
 sys.setswitchinterval(float(os.environ.get("KGK_SWITCH_INTERVAL", "0.0005")))
 django_asgi_app = get_asgi_application()  # set up Django before importing consumers
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from matches.consumers import SocketSessionStack  # noqa: E402
 from matches.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            SocketSessionStack(URLRouter(websocket_urlpatterns))
         ),
     }
 )

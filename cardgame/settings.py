@@ -129,7 +129,10 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # redis-py caps a pool at 100 connections and then fails the command ("Too
+            # many connections", a 500 on connect): a burst of reconnects each holds one
+            # for its group_add while the pushes hold others.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 1000}]},
         }
     }
 else:

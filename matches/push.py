@@ -5,6 +5,7 @@ group its server-side seat allows and only ever receives engine.view projections
 """
 
 import asyncio
+import json
 import logging
 import os
 import threading
@@ -56,7 +57,12 @@ def push_update(match: Match, state, raw_events, seats=None) -> None:
 async def _send_all(layer, messages):
     """One hop into the event loop for all three groups (not one per group)."""
     for group, payload in messages:
-        await layer.group_send(group, {"type": "match.update", "payload": payload})
+        await layer.group_send(group, {"type": "match.update", "text": encode(payload)})
+
+
+def encode(payload) -> str:
+    """Each viewer's message is encoded once, here, not by the web process per socket."""
+    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
 
 
 _sender_lock = threading.Lock()

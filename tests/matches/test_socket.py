@@ -144,3 +144,60 @@ def test_a_client_claiming_to_be_a_player_is_still_a_spectator(human_match):
     hello, extra = asyncio.run(attempt())
     assert hello["state"]["you"] is None and hello["state"]["view"]["viewer"] is None
     assert extra == []
+
+
+def test_sockets_do_not_wait_for_channels_shared_database_thread(human_match, clients):
+    """Under load every socket queued in ONE thread: Channels runs `database_sync_to_async`
+    (its auth middleware) and a hop before each handled message there. With that thread
+    held, a player still connects, gets the state and receives the next update."""
+    import threading
+
+    from asgiref.sync import SyncToAsync
+
+    human_match.refresh_from_db()
+    decider = human_match.deciding_seat
+    release = threading.Event()
+    SyncToAsync.single_thread_executor.submit(release.wait, 30)
+
+    async def scenario():
+        try:
+            socket, connected, _ = await open_socket(human_match.pk, clients[decider])
+            hello = await socket.receive_json_from(timeout=5)
+            post = sync_to_async(_post_first_legal, thread_sensitive=False)
+            before = await post(clients[decider], human_match.pk)
+            update = await socket.receive_json_from(timeout=5)
+            await socket.disconnect()
+        finally:
+            release.set()
+        await close_thread_connections()
+        return connected, hello, before, update
+
+    connected, hello, before, update = asyncio.run(scenario())
+    assert connected and hello["state"]["you"] == decider
+    assert update["version"] == before["version"] + 1
+
+
+def test_a_session_from_before_a_password_change_is_only_a_spectator(human_match, clients, players):
+    """R 16: the seat comes from a valid session; changing the password ends the old ones
+    (Django's session hash), so that socket gets the public view, not the player's."""
+
+    async def hello_for(client):
+        socket, _connected, _ = await open_socket(human_match.pk, client)
+        hello = await socket.receive_json_from(timeout=5)
+        await socket.disconnect()
+        await close_thread_connections()
+        return hello
+
+    assert asyncio.run(hello_for(clients[0]))["state"]["you"] == 0
+    players[0].set_password("a-new-password-123")
+    players[0].save()
+    after = asyncio.run(hello_for(clients[0]))["state"]
+    assert after["you"] is None and after["legal_actions"] == []
+    assert after == Client().get(f"/api/matches/{human_match.pk}/").json()
+
+
+def test_a_forged_session_cookie_is_a_spectator(human_match):
+    from matches.consumers import session_user
+
+    assert session_user("not-a-session-key").is_anonymous
+    assert session_user(None).is_anonymous
