@@ -106,7 +106,11 @@ else:
 
 # Celery: a Redis broker when REDIS_URL is set, otherwise tasks run eagerly in-process.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
-CELERY_RESULT_BACKEND = REDIS_URL or None
+# No result backend: every task writes what it did to the database, nothing reads a task's
+# return value, and a Redis backend cost each web request (a new thread under ASGI) a new
+# backend object on the hot path of a move (py-spy: half of `delay`).
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True

@@ -167,7 +167,7 @@ match_concede = _lobby_action("concede")
 @match_api(["POST"])
 def match_actions(request, pk):
     _require_login(request)
-    match = selectors.get_match(pk)
+    match = selectors.get_match(pk, with_state=False)
     data = _body(request)
     req = services.submit_action(
         match,

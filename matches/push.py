@@ -55,9 +55,14 @@ def push_update(match: Match, state, raw_events, seats=None) -> None:
 
 
 async def _send_all(layer, messages):
-    """One hop into the event loop for all three groups (not one per group)."""
-    for group, payload in messages:
-        await layer.group_send(group, {"type": "match.update", "text": encode(payload)})
+    """One hop into the event loop for all three groups (not one per group), sent side by
+    side so that their Redis round trips overlap."""
+    await asyncio.gather(
+        *(
+            layer.group_send(group, {"type": "match.update", "text": encode(payload)})
+            for group, payload in messages
+        )
+    )
 
 
 def encode(payload) -> str:
