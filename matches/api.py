@@ -175,6 +175,7 @@ def match_actions(request, pk):
         client_action_id=data.get("client_action_id"),
         expected_version=data.get("expected_version"),
         action=data.get("action"),
+        reload=False,
     )
     payload = {"request": selectors.request_payload(req)}
     return Response(payload, status=status.HTTP_202_ACCEPTED)

@@ -24,7 +24,7 @@ from engine.ruleset import Ruleset
 from engine.serialize import dump, load
 
 from . import clocks
-from .errors import BadRequest, Conflict, Forbidden, Unprocessable
+from .errors import BadRequest, Conflict, Forbidden, MatchError, Unprocessable
 from .models import ActionRequest, Match, MatchEvent, Seat
 from .selectors import viewer_seat
 
@@ -284,16 +284,31 @@ def _check_request_shape(client_action_id, expected_version, action):
         ) from exc
 
 
-def submit_action(match: Match, user, *, client_action_id, expected_version, action):
-    """Store a player's action for the drain; the same client_action_id is stored once."""
+def submit_action(match: Match, user, *, client_action_id, expected_version, action, reload=True):
+    """Store a player's action for the drain; the same client_action_id is stored once.
+
+    reload=False: the caller loaded `match` in this request (its status, version and
+    decision are current enough; the drain checks them again under the row lock).
+    """
     _check_request_shape(client_action_id, expected_version, action)
     seat = viewer_seat(match, user)
     if seat is None:
         raise Forbidden("NOT_A_PLAYER", "You are not playing in this match.")
-    existing = _existing_request(match, client_action_id, seat, action)
-    if existing is not None:
-        return existing
-    match.refresh_from_db(fields=["status", "version", "deciding_seat", "legal_ids"])
+    if reload:
+        match.refresh_from_db(fields=["status", "version", "deciding_seat", "legal_ids"])
+    try:
+        _check_now(match, seat, expected_version, action)
+    except MatchError:
+        # A retry of a stored request (perhaps applied since, so now "stale") gets that
+        # request back, not the error the game's new position would give a new one.
+        existing = _existing_request(match, client_action_id, seat, action)
+        if existing is not None:
+            return existing
+        raise
+    return _store_request(match, seat, client_action_id, expected_version, action)
+
+
+def _check_now(match, seat, expected_version, action):
     if match.status != Match.ACTIVE:
         raise Conflict("GAME_NOT_ACTIVE", f"This match is {match.status}: no more actions.")
     if expected_version < match.version:
@@ -310,7 +325,6 @@ def submit_action(match: Match, user, *, client_action_id, expected_version, act
             raise Unprocessable(
                 "ILLEGAL_ACTION", f"{action!r} is not one of your legal actions now."
             )
-    return _store_request(match, seat, client_action_id, expected_version, action)
 
 
 def _existing_request(match, client_action_id, seat, action):
