@@ -333,23 +333,29 @@ def throughput_phase(players, seconds, games_count=50):
 
 
 def bot_phase(seconds):
-    """Bot-against-bot games: two tasks per action (the bot's move, then the drain)."""
+    """Bot-against-bot games, which a worker plays on by itself in batches (`play_bot_game`):
+    applied decisions per second from their creation until all are over (or `seconds`)."""
     from matches import services
-    from matches.models import ActionRequest
+    from matches.models import ActionRequest, Match
 
     sys.path.insert(0, str(ROOT / "tests" / "matches"))
     from kit import legal_colony
 
     start_count = ActionRequest.objects.filter(status="applied").count()
-    for g in range(20):
-        services.create_match(players=(None, None), colonies=(legal_colony(g), legal_colony(g + 1)),
-                              bots=("heuristic", "random"), seed=1000 + g)  # fmt: skip
     start = time.perf_counter()
-    time.sleep(seconds)
+    ids = [
+        services.create_match(players=(None, None), colonies=(legal_colony(g), legal_colony(g + 1)),
+                              bots=("heuristic", "random"), seed=1000 + g).pk
+        for g in range(20)
+    ]  # fmt: skip
+    while time.perf_counter() - start < seconds:
+        if not Match.objects.filter(pk__in=ids, status=Match.ACTIVE).exists():
+            break
+        time.sleep(0.05)
+    elapsed = time.perf_counter() - start
     done = ActionRequest.objects.filter(status="applied").count() - start_count
-    rate = done / (time.perf_counter() - start)
     stop_all_games()
-    return rate
+    return done / elapsed
 
 
 def stop_all_games():

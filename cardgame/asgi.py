@@ -7,14 +7,18 @@ import gc
 import os
 import sys
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardgame.settings")
 # The event loop and the request threads share one GIL. With the default 5 ms switch
 # interval a thread back from a database round trip can wait up to 5 ms for it, once per
 # query; a move's POST makes about ten. A shorter interval keeps that wait small.
 sys.setswitchinterval(float(os.environ.get("KGK_SWITCH_INTERVAL", "0.0005")))
-django_asgi_app = get_asgi_application()  # set up Django before importing consumers
+django.setup(set_prefix=False)  # as get_asgi_application(), before importing consumers
+
+from cardgame.asgi_threads import ReusedThreadsASGIHandler  # noqa: E402
+
+django_asgi_app = ReusedThreadsASGIHandler()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
