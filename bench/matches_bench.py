@@ -1,18 +1,20 @@
 """Online matches: latency at human pace, worker throughput, resync, clock lateness.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/kgk .venv/bin/python bench/matches_bench.py \
-        [--games 50] [--seconds 60] [--think 1.0] [--runs 1]
+        [--games 50] [--seconds 60] [--think 1.0] [--workers 2] [--server uvicorn|daphne]
+        [--latency-only]
 
 Uses its own database `kgk_bench_matches` (dropped and recreated) and Redis DB 4 (flushed),
-a real ASGI server (daphne, one process), real Celery worker processes (`--pool=solo`) and a
-beat. Phases:
+a real ASGI server (uvicorn by default, one process), real Celery worker processes
+(`--pool=solo`) and a beat. Phases:
 
 1. latency: N games between two simulated people each (2N WebSocket clients); a player
    who has a decision waits a think time (uniform 0.5..1.5 x --think s), then POSTs a random
    legal action over HTTP with session + CSRF. Measured: POST sent -> the update with that
    version received on the first of the two players' sockets ("first") and on both
    ("both" = the later of the two). During the games, sockets of random players reconnect:
-   connect -> first message (the full state) = resync time.
+   connect -> first message (the full state) = resync time. Each client's first connection
+   (all 100 open in the same instant) is reported apart, as "first connect".
 2. throughput: one worker; 50 games whose next action is submitted as soon as the previous
    is applied (a driver in this process); applied actions per second of that worker.
 3. clocks: 20 games with a 2 s decision limit that nobody plays; the beat's default move
