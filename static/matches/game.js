@@ -186,7 +186,9 @@
       socketOpen = false;
       startPolling();
       if (state.status === "active" || state.status === "invited" || state.status === "open") {
-        setTimeout(connect, reconnectDelay);
+        // Jittered (0.5-1.5x): after a server restart the pages would otherwise all come back
+        // in the same instant, and 100 sockets at once wait ~0.5 s each (bench/RESULTS.md).
+        setTimeout(connect, reconnectDelay * (0.5 + Math.random()));
         reconnectDelay = Math.min(reconnectDelay * 2, 30000);
       }
     };
