@@ -22,15 +22,17 @@ django_asgi_app = ReusedThreadsASGIHandler()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import CookieMiddleware  # noqa: E402
 
-from matches.consumers import SocketSessionStack  # noqa: E402
 from matches.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            SocketSessionStack(URLRouter(websocket_urlpatterns))
+            # Cookies only: the match consumer reads the session itself, off Channels'
+            # shared database thread (matches/consumers.py).
+            CookieMiddleware(URLRouter(websocket_urlpatterns))
         ),
     }
 )

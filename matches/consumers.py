@@ -20,11 +20,10 @@ from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from channels.sessions import CookieMiddleware
 from django.conf import settings
 from django.contrib import auth
 from django.contrib.auth.models import AnonymousUser
-from django.db import close_old_connections, connections
+from django.db import connections
 
 from .errors import NotFound
 from .models import Match
@@ -44,7 +43,6 @@ def session_user(session_key):
 
 
 def _hello(match_id, session_key):
-    close_old_connections()
     try:
         match = get_match(match_id)
         viewer = viewer_seat(match, session_user(session_key))
@@ -53,11 +51,6 @@ def _hello(match_id, session_key):
         connections.close_all()  # back to the pool (or closed): nothing outlives the call
     return viewer, {"type": "update", "version": match.version, "seq": match.seq,
                     "events": [], "state": state}  # fmt: skip
-
-
-def SocketSessionStack(inner):  # noqa: N802 (named like Channels' middleware stacks)
-    """Cookies parsed into scope["cookies"]; the session is read by the consumer itself."""
-    return CookieMiddleware(inner)
 
 
 class MatchConsumer(AsyncJsonWebsocketConsumer):
