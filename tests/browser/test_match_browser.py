@@ -23,7 +23,7 @@ from matches.models import Match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-from service_kit import database_url, service_missing  # noqa: E402
+from service_kit import database_url, redis_db, service_missing  # noqa: E402
 
 from .browser_kit import PASSWORD, log_in, no_horizontal_scroll  # noqa: E402
 
@@ -254,16 +254,11 @@ def asgi_stack(transactional_db, tmp_path):
     import socket
     import sys
 
-    import redis
     from django.db import connection
 
     if connection.vendor != "postgresql":
         service_missing("needs PostgreSQL: the ASGI server and the worker share the test database")
-    url = "redis://127.0.0.1:6379/2"
-    try:
-        redis.Redis.from_url(url, socket_connect_timeout=1).flushdb()
-    except redis.RedisError:
-        service_missing("needs Redis at 127.0.0.1:6379")
+    url = redis_db("redis://127.0.0.1:6379/2")
     env = {**os.environ, "DATABASE_URL": database_url(connection), "REDIS_URL": url, "DEBUG": "true",
            "DATABASE_POOL": "1"}  # fmt: skip
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)

@@ -38,18 +38,9 @@ def on_commit(django_capture_on_commit_callbacks):
 # ------------------------------------------------------------------ real Celery workers
 
 
-from service_kit import database_url, service_missing  # noqa: E402
+from service_kit import database_url, redis_db, service_missing  # noqa: E402
 
 WORKER_REDIS = "redis://127.0.0.1:6379/2"  # the deck lab tests' own Redis database
-
-
-def _redis_or_skip():
-    import redis
-
-    try:
-        redis.Redis.from_url(WORKER_REDIS, socket_connect_timeout=1).ping()
-    except redis.RedisError:
-        service_missing(f"needs Redis at {WORKER_REDIS}")
 
 
 def _wait_ready(log_path, proc, timeout=60):
@@ -80,15 +71,13 @@ def lab_workers(transactional_db, tmp_path):
     import subprocess
     import sys
 
-    import redis
     from django.db import connection
 
     from cardgame.celery import app
 
     if connection.vendor != "postgresql":
         service_missing("needs PostgreSQL (a worker process cannot share SQLite's test DB)")
-    _redis_or_skip()
-    redis.Redis.from_url(WORKER_REDIS).flushdb()
+    redis_db(WORKER_REDIS)
     env = {
         **os.environ,
         "DATABASE_URL": database_url(connection),
