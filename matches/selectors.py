@@ -12,34 +12,7 @@ from engine.view import view, view_event
 
 from .errors import Conflict, NotFound
 from .models import ActionRequest, Match, MatchEvent
-
-KIND_LABELS = {  # kind -> (English, Hungarian); {card} is the card's name when the viewer sees it
-    "mulligan": ("Mulligan", "Mulligan"),
-    "keep": ("Keep hand", "Megtartom"),
-    "cut": ("Cut at {at}", "Emelés: {at}"),
-    "place": ("Place {card} ({to})", "Lerakás: {card} ({to})"),
-    "play": ("Play {card}", "Kijátszás: {card}"),
-    "pay": ("Pay for {card}", "Fizetés: {card}"),
-    "upgrade": ("Upgrade {card}", "Fejlesztés: {card}"),
-    "cash": ("Cash in", "Beváltás"),
-    "draw": ("Draw a card", "Húzás"),
-    "search": ("Search the colony", "Keresés a kolóniában"),
-    "wasteland_draw": ("Draw from the wasteland", "Húzás a pusztaságból"),
-    "attack": ("Attack ({target})", "Támadás ({target})"),
-    "activate": ("Use {card}", "Képesség: {card}"),
-    "end_turn": ("End turn", "Kör vége"),
-    "choose": ("Choose {value}", "Választás: {value}"),
-    "done": ("Done", "Kész"),
-    "pass": ("Pass", "Passz"),
-    "board": ("Board {card}", "Beszállás: {card}"),
-    "fire": ("Fire at {target}", "Tűz: {target}"),
-    "stealth": ("Stealth", "Lopakodás"),
-    "heavy_weapons": ("Heavy weapons", "Nehézfegyverzet"),
-    "ordnance": ("Ordnance", "Bombázás"),
-    "return_fire": ("Return fire", "Viszonttűz"),
-    "hold_fire": ("Hold fire", "Nem lő vissza"),
-    "decline": ("Decline", "Elutasítom"),
-}
+from .presentation import action_label
 
 
 def get_match(match_id, *, with_state=True) -> Match:
@@ -88,6 +61,11 @@ def list_item(match: Match, user) -> dict:
     }
 
 
+def list_item_player(seat) -> dict:
+    """A seat as the pages show it: {seat, name, bot}."""
+    return _player(seat)
+
+
 def _player(seat) -> dict:
     name = seat.display_name if (seat.user_id or seat.bot) else None
     return {"seat": seat.seat, "name": name, "bot": seat.bot or None}
@@ -120,7 +98,8 @@ def match_payload(match: Match, viewer: int | None, state=None, seats=None) -> d
             seen["pending"] = None
         elif viewer is not None and viewer == match.deciding_seat:
             names = _names(seen)  # once per payload, not once per action
-            legal = [labelled(a.to_dict(), names) for a in legal_actions(state)]
+            decision = seen["pending"]["decision"] if seen["pending"] else None
+            legal = [labelled(a.to_dict(), names, decision) for a in legal_actions(state)]
     return {
         "id": match.pk,
         "status": match.status,
@@ -147,40 +126,31 @@ def _iso(moment):
     return moment.isoformat() if moment else None
 
 
-def labelled(action: dict, names: dict) -> dict:
-    """{id, kind, label_en, label_hu, params}: card ids named as this viewer's view names them
-    (`names` = _names(the viewer's view))."""
+def labelled(action: dict, names: dict, decision: str | None = None) -> dict:
+    """{id, kind, label_en, label_hu, params}: the action in words (matches.presentation),
+    its cards named and placed as this viewer's view shows them (`names` = _names(view))."""
     params = {k: v for k, v in action.items() if k not in ("id", "kind")}
-    words = {k: names.get(v, f"#{v}") if k in ("card", "ship") else v for k, v in params.items()}
-    if "target" in params and action["kind"] == "fire":
-        words["target"] = names.get(params["target"], f"#{params['target']}")
-    words.setdefault("card", words.get("ship", ""))
-    en, hu = KIND_LABELS.get(action["kind"], (action["kind"], action["kind"]))
     return {
         "id": action["id"],
         "kind": action["kind"],
-        "label_en": _fill(en, words, "name_en"),
-        "label_hu": _fill(hu, words, "name"),
+        "label_en": action_label(action, decision, names, "en"),
+        "label_hu": action_label(action, decision, names, "hu"),
         "params": params,
     }
 
 
-def _fill(template, words, lang_key):
-    out = {k: (v[lang_key] or v["name"]) if isinstance(v, dict) else v for k, v in words.items()}
-    try:
-        return template.format(**out)
-    except (KeyError, IndexError):
-        return template
-
-
 def _names(seen: dict) -> dict:
-    """card id -> {name, name_en} for every card this viewer's view shows face up to them."""
+    """card id -> {name, name_en, zone} for every card this viewer's view shows face up."""
     found = {}
 
     def walk(node):
         if isinstance(node, dict):
             if "id" in node and "name" in node and isinstance(node["id"], int):
-                found[node["id"]] = {"name": node["name"], "name_en": node.get("name_en")}
+                found[node["id"]] = {
+                    "name": node["name"],
+                    "name_en": node.get("name_en"),
+                    "zone": node.get("zone"),
+                }
             for value in node.values():
                 walk(value)
         elif isinstance(node, list):

@@ -7,4 +7,5 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("<int:pk>/", views.game, name="game"),
     path("<int:pk>/replay/", views.replay, name="replay"),
+    path("faces/", views.faces, name="faces"),
 ]

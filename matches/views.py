@@ -8,12 +8,14 @@ HTTP resync and polling as fallbacks.
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from cards_data.models import Card
 from cards_data.selectors import card_dicts
 from decks.models import RULESET_CHOICES, Deck
 from decks.services import validate_entries
@@ -22,6 +24,7 @@ from decks.views_pages import problem_message
 from . import selectors, services
 from .errors import BadRequest, MatchError, NotFound
 from .models import Match
+from .presentation import client_strings
 
 PLAYABLE_RULESETS = ("original", "max4", "free")  # simplified combat: not in the engine yet
 RULESET_LABELS = dict(RULESET_CHOICES)
@@ -143,8 +146,20 @@ def game(request, pk):
         "payload": selectors.match_payload(match, viewer),
         "urls": _urls(match),
         "strings": client_strings(),
+        "rematch": _rematch(match, viewer),
     }
     return render(request, "matches/game.html", context)
+
+
+def _rematch(match, viewer):
+    """The lobby form's fields for another game against the same bot with the same deck."""
+    if viewer is None:
+        return None
+    seats = {s.seat: s for s in match.seats.all()}
+    mine, other = seats.get(viewer), seats.get(1 - viewer)
+    if mine is None or other is None or not other.bot or mine.deck_id is None:
+        return None
+    return {"deck": mine.deck_id, "bot": other.bot, "ruleset": match.ruleset}
 
 
 def replay(request, pk):
@@ -158,6 +173,7 @@ def replay(request, pk):
         "urls": _urls(match),
         "strings": client_strings(),
         "finished": match.status == Match.FINISHED,
+        "players": [selectors.list_item_player(s) for s in match.seats.order_by("seat")],
     }
     return render(request, "matches/replay.html", context)
 
@@ -180,166 +196,35 @@ def _urls(match) -> dict:
         "game": reverse("matches:game", args=[match.pk]),
         "replay": reverse("matches:replay", args=[match.pk]),
         "lobby": reverse("matches:lobby"),
+        "faces": reverse("matches:faces"),
     }
 
 
-def client_strings() -> dict:
-    """Every word the game page's script shows, in the request's language."""
-    return {
-        "zones": {
-            "colony": _("Colony"),
-            "centre": _("Centre"),
-            "credits": _("Credits"),
-            "surface": _("Surface"),
-            "canteen": _("Canteen"),
-            "hangar": _("Hangar"),
-            "trash": _("Trash"),
-            "wasteland": _("Wasteland"),
-            "chain": _("Chain"),
-        },
-        "phases": {
-            "setup": _("Setup"),
-            "start": _("Start phase"),
-            "main": _("Main phase"),
-            "combat": _("Combat"),
-            "end": _("End phase"),
-            "over": _("Game over"),
-        },
-        "decisions": {
-            "mulligan": _("keep the opening hand or take a mulligan"),
-            "cut": _("cut the colony"),
-            "main": _("main phase: play, pay, attack or end the turn"),
-            "respond": _("interrupt window: respond or pass"),
-            "attackers": _("choose attackers"),
-            "defenders": _("choose defenders"),
-            "bombers": _("choose bombers"),
-            "target": _("choose a target"),
-            "fire": _("fire or pass"),
-            "board": _("board crew onto ships"),
-            "return_fire": _("return fire or hold fire"),
-            "search": _("search the colony"),
-            "payments": _("pay or finish"),
-            "discard": _("discard down to the limit"),
-        },
-        "steps": {
-            "declare": _("declaration"),
-            "board": _("boarding"),
-            "defend": _("defence"),
-            "fire": _("firing"),
-            "bombard": _("bombardment"),
-            "disarm": _("disarm"),
-        },
-        "ui": {
-            "you": _("you"),
-            "spectator": _("You are watching as a spectator."),
-            "your_turn": _("Your decision"),
-            "waiting": _("Waiting for %(name)s"),
-            "turn": _("Turn %(n)s"),
-            "active": _("%(name)s's turn"),
-            "face_down": _("face-down card"),
-            "unpaid": _("unpaid"),
-            "used": _("used"),
-            "active_card": _("active"),
-            "damage": _("damage"),
-            "upgrades": _("upgrades"),
-            "no_actions": _("Nothing to do until the other player decides."),
-            "won": _("You won!"),
-            "lost": _("You lost."),
-            "winner": _("%(name)s won."),
-            "reason": {
-                "colony": _("the colony ran out (R 15)"),
-                "concede": _("conceded"),
-                "timeout": _("out of time"),
-                "judge": _("judge decision"),
-                "turn_limit": _("turn limit"),
-                "needs_judge": _("time is up: a judge decides (R 18.4)"),
+MAX_FACES = 60
+
+
+@require_http_methods(["GET", "HEAD"])
+def faces(request):
+    """GET ?codes=A,B: the catalogue faces of those cards (public data, no game state), in
+    the request's language: the card page's own face (HTML) and the printed values the
+    table compares current stats with. The table asks for the codes it has seen."""
+    codes = [c for c in request.GET.get("codes", "").split(",") if c][:MAX_FACES]
+    cards = Card.objects.filter(code__in=codes).prefetch_related("keywords")
+    out = {}
+    for card in cards:
+        out[card.code] = {
+            "name": card.display_name,
+            "cost": card.cost_display,
+            "printed": {
+                "speed": card.speed,
+                "firepower": card.firepower,
+                "armour": card.armour,
+                "bombardment": card.bombardment,
             },
-            "concede_confirm": _("Concede this game?"),
-            "sent": _("Sent…"),
-            "live": _("live"),
-            "polling": _("reconnecting (updates by polling)"),
-            "resynced": _("resynced"),
-            "bank": _("time bank"),
-            "decision_left": _("this decision"),
-            "stale": _("The game moved on; here is the current position."),
-            "not_started": _("The game starts when the challenge is accepted."),
-            "aborted": _("This challenge was declined or withdrawn."),
-            "more": _("more"),
-            "combat": _("Combat"),
-            "attacker": _("attacker"),
-            "defender": _("defender"),
-            "target": _("target"),
-            "attackers": _("attackers"),
-            "defenders": _("defenders"),
-            "bombers": _("bombers"),
-            "step": _("step"),
-            "speed": _("speed"),
-            "firepower": _("firepower"),
-            "armour": _("armour"),
-            "bombardment": _("bombardment"),
-            "pass_key": _("P: pass / done"),
-            "end_key": _("E: end turn"),
-            "empty": _("empty"),
-        },
-        "errors": {
-            "NOT_YOUR_DECISION": _("It is not your decision now."),
-            "ILLEGAL_ACTION": _("That action is not legal now; choose one of the buttons."),
-            "GAME_NOT_ACTIVE": _("This game is over."),
-            "NOT_A_PLAYER": _("Only the two players can do that."),
-            "NOT_LOGGED_IN": _("Log in to play."),
-            "MALFORMED_ACTION": _("The action could not be read; reload the page."),
-        },
-        "events": {
-            "turn": _("Turn %(turn)s: %(player)s"),
-            "credits": _("%(player)s: %(change)s credits (now %(credits)s)"),
-            "pass": _("%(player)s passes"),
-            "keep": _("%(player)s keeps the hand"),
-            "mulligan": _("%(player)s takes a mulligan"),
-            "starting_player": _("%(player)s starts"),
-            "move": _("%(card)s: %(from)s → %(to)s"),
-            "play": _("%(player)s plays %(card)s"),
-            "announce": _("%(player)s plays %(code)s"),
-            "resolve": _("%(code)s resolves"),
-            "upgrades": _("%(card)s: %(upgrades)s upgrades"),
-            "end_phase": _("%(player)s: end phase"),
-            "end_turn": _("%(player)s ends the turn"),
-            "pay": _("%(player)s pays %(cost)s for %(card)s"),
-            "paid": _("%(card)s is paid"),
-            "activate": _("%(player)s uses %(card)s"),
-            "rotate": _("%(card)s becomes %(to)s"),
-            "repair": _("%(card)s is repaired"),
-            "attack": _("%(player)s attacks: %(target)s"),
-            "designate": _("%(player)s: %(ship)s is %(role)s"),
-            "firing_step": _("Firing step"),
-            "fire": _("%(shooter)s fires at %(target)s"),
-            "damage": _("%(card)s takes %(amount)s damage"),
-            "no_bombardment": _("No bombardment"),
-            "combat_end": _("Combat ends"),
-            "end_combat": _("Combat ends"),
-            "board": _("%(card)s boards %(ship)s"),
-            "no_defence": _("%(player)s does not defend"),
-            "no_attackers": _("No attackers"),
-            "bombard": _("Bombardment of %(total)s on the %(target)s"),
-            "bombard_success": _("The bombardment hits the %(target)s"),
-            "disembark": _("%(card)s returns to the canteen"),
-            "return_fire": _("%(ship)s returns fire"),
-            "hold_fire": _("Fire held"),
-            "reveal": _("%(player)s looks at a hidden card"),
-            "shuffle": _("%(player)s shuffles the colony"),
-            "cut": _("%(by)s cuts %(player)s's colony"),
-            "cost_modifier": _("%(player)s: cost change %(amount)s"),
-            "game_over": _("Game over: %(winner)s wins (%(reason)s)"),
-            "stealth": _("Stealth"),
-            "heavy_weapons": _("Heavy weapons"),
-            "ordnance": _("Ordnance"),
-            "burst_fire": _("Burst fire"),
-            "lost_target": _("The target is gone"),
-            "neutralized": _("%(code)s is neutralized"),
-            "decline": _("%(player)s declines"),
-            "control": _("%(card)s changes control"),
-            "mode": _("Mode chosen"),
-            "reorder": _("Cards reordered"),
-            "copy_event": _("The event is copied"),
-            "draw": _("%(player)s draws a card"),
-        },
-    }
+            "upgrade_limit": card.upgrade_limit,
+            "text": card.text,
+            "html": render_to_string("cards_data/_card_face.html", {"card": card}, request),
+        }
+    response = JsonResponse({"faces": out})
+    response["Cache-Control"] = "private, max-age=3600"
+    return response

@@ -1,15 +1,39 @@
 // The KGK table, drawn from one viewer's projection (engine.view): zones as on the table
-// (R 3.10), public counts (R 3.13), credits, combat and chain; and the game log's sentences.
-// Shared by the game page (game.js) and the replay page (replay.js). Plain JS, no build step.
+// (R 3.10), public counts (R 3.13), cards as cards (cost, current and printed values, state,
+// attachments, upgrades), the combat as it happens, and the log's sentences with hoverable
+// card names. Every word comes from the server's phrase table (matches/presentation.py);
+// nothing here prints an engine token or an internal id. Shared by game.js and replay.js.
 (function () {
   "use strict";
   const S = JSON.parse(document.getElementById("strings").textContent);
-  const lang = (document.querySelector("[data-lang]") || document.documentElement).dataset.lang || "hu";
-  const known = {}; // card id -> {name, name_en, code}; codes -> names, from every view seen
-  const byCode = {};
+  const root = document.querySelector("[data-lang]") || document.documentElement;
+  const lang = root.dataset.lang || "hu";
+  const facesUrl = root.dataset.facesUrl;
+  const IN_PLAY = new Set(["surface", "canteen", "hangar"]);
+  const known = {}; // card id -> {name, name_en, code}: every face this viewer has seen
+  const faces = {}; // code -> catalogue face {name, cost, printed, text, html}
+  const asked = new Set();
+  let onFaces = null; // called when new faces arrive (a re-render)
+  const numberFormat = new Intl.NumberFormat(lang === "en" ? "en-GB" : "hu-HU");
+  const num = (n) => (typeof n === "number" ? numberFormat.format(n) : n);
 
   function fmt(template, params) {
-    return String(template).replace(/%\((\w+)\)s/g, (_, k) => (params[k] === undefined ? "?" : params[k]));
+    return String(template).replace(/%\((\w+)\)s/g, (_, k) => (params[k] === undefined || params[k] === null ? "–" : num(params[k])));
+  }
+
+  // A sentence with card references: the template's %(key)s filled with text or nodes.
+  function sentence(template, params) {
+    const out = [];
+    let last = 0;
+    String(template).replace(/%\((\w+)\)s/g, (m, k, at) => {
+      out.push(template.slice(last, at));
+      const v = params[k];
+      out.push(v === undefined || v === null ? "–" : v instanceof Node ? v : String(num(v)));
+      last = at + m.length;
+      return m;
+    });
+    out.push(template.slice(last));
+    return out;
   }
 
   function learn(node) {
@@ -17,17 +41,43 @@
     if (!node || typeof node !== "object") return;
     if (typeof node.id === "number" && node.name) {
       known[node.id] = { name: node.name, name_en: node.name_en, code: node.code };
-      if (node.code) byCode[node.code] = { name: node.name, name_en: node.name_en };
+      if (node.code) wantFace(node.code);
     }
     Object.values(node).forEach(learn);
   }
 
+  // ------------------------------------------------------------------ catalogue faces
+
+  let faceTimer = null;
+  function wantFace(code) {
+    if (!code || faces[code] || asked.has(code) || !facesUrl) return;
+    asked.add(code);
+    if (!faceTimer) faceTimer = setTimeout(fetchFaces, 30);
+  }
+
+  async function fetchFaces() {
+    faceTimer = null;
+    const codes = [...asked].filter((c) => !faces[c]);
+    for (let i = 0; i < codes.length; i += 50) {
+      try {
+        const r = await fetch(`${facesUrl}?codes=${encodeURIComponent(codes.slice(i, i + 50).join(","))}`, { credentials: "same-origin" });
+        const data = await r.json();
+        Object.assign(faces, data.faces || {});
+      } catch (e) { codes.slice(i, i + 50).forEach((c) => asked.delete(c)); }
+    }
+    if (onFaces) onFaces();
+  }
+
+  function cardInfo(card) {
+    if (typeof card === "number") card = { id: card, ...(known[card] || {}) };
+    if (card && typeof card.id === "number" && !card.name && known[card.id]) card = { ...card, ...known[card.id] };
+    return card || {};
+  }
+
   function nameOf(card) {
-    if (!card) return S.ui.face_down;
-    if (typeof card === "number") card = known[card] || { id: card };
-    if (typeof card === "string") card = byCode[card] ? { ...byCode[card] } : { name: card };
-    if (card.code && !card.name_en && byCode[card.code]) card = { ...card, ...byCode[card.code] };
+    card = cardInfo(card);
     if (!card.name) return S.ui.face_down;
+    if (card.code && faces[card.code]) return faces[card.code].name; // the page's language
     return lang === "en" && card.name_en ? card.name_en : card.name;
   }
 
@@ -40,61 +90,7 @@
       else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
       else node.setAttribute(k, v === true ? "" : v);
     });
-    children.flat().forEach((c) => { if (c !== null && c !== undefined) node.append(c); });
-    return node;
-  }
-
-  const initial = (word) => word.charAt(0).toUpperCase();
-
-  function cardNode(card, opts) {
-    const acts = (opts.actionsFor && opts.actionsFor(card.id)) || [];
-    const classes = ["card", `type-${card.type || "hidden"}`];
-    if (card.face_down && !card.name) classes.push("back");
-    if (card.face_down && card.name) classes.push("face-down-own");
-    if (card.orientation === "used") classes.push("used");
-    if (card.paid === false) classes.push("unpaid");
-    if (acts.length) classes.push("actionable");
-    if (opts.combatRole && opts.combatRole[card.id]) classes.push(`in-combat combat-${opts.combatRole[card.id]}`);
-    const bits = [];
-    if (card.name) bits.push(el("span", { class: "card-name", text: nameOf(card) }));
-    else bits.push(el("span", { class: "card-name muted", text: S.ui.face_down }));
-    const tags = [];
-    if (card.paid === false) tags.push(S.ui.unpaid);
-    if (card.orientation) tags.push(card.orientation === "used" ? S.ui.used : S.ui.active_card);
-    if (card.upgrades) tags.push(`${S.ui.upgrades} ${card.upgrades}`);
-    if (card.damage) tags.push(`${S.ui.damage} ${card.damage}`);
-    if (tags.length) bits.push(el("span", { class: "card-tags", text: tags.join(" · ") }));
-    if (card.stats) {
-      const s = card.stats;
-      bits.push(el("span", { class: "card-stats", title: `${S.ui.speed} / ${S.ui.firepower} / ${S.ui.armour} / ${S.ui.bombardment}`,
-        text: `${initial(S.ui.speed)}${s.speed} ${initial(S.ui.firepower)}${s.firepower} ${initial(S.ui.armour)}${s.armour}/${s.full_armour} ${initial(S.ui.bombardment)}${s.bombardment}` }));
-    }
-    if (card.attachments && card.attachments.length) {
-      bits.push(el("div", { class: "attachments" }, card.attachments.map((a) => cardNode(a, opts))));
-    }
-    const attrs = { class: classes.join(" "), "data-id": card.id, "data-code": card.code || null };
-    if (acts.length && opts.onCard) {
-      return el("button", { ...attrs, type: "button", onclick: () => opts.onCard(card.id, acts),
-        title: acts.map((a) => a.label).join("\n") }, bits);
-    }
-    return el("div", attrs, bits);
-  }
-
-  function zone(key, cards, opts, extra) {
-    const title = el("h3", { class: "zone-title" }, S.zones[key], extra || "");
-    const body = cards.length ? cards.map((c) => cardNode(c, opts)) : [el("span", { class: "muted empty", text: S.ui.empty })];
-    return el("div", { class: `zone zone-${key}`, "data-zone": key }, title, el("div", { class: "zone-cards" }, body));
-  }
-
-  function pile(key, count, cards, opts) {
-    const node = el("div", { class: `zone pile zone-${key}`, "data-zone": key },
-      el("h3", { class: "zone-title" }, S.zones[key]),
-      el("span", { class: "count", "data-count": key, text: String(count) }));
-    const visible = (cards || []).filter((c) => c.name);
-    if (visible.length) {
-      node.append(el("details", {}, el("summary", { text: S.ui.more }),
-        el("div", { class: "zone-cards" }, visible.map((c) => cardNode(c, opts)))));
-    }
+    children.flat().forEach((c) => { if (c !== null && c !== undefined && c !== false) node.append(c); });
     return node;
   }
 
@@ -104,56 +100,172 @@
     return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
   }
 
-  // One player's half of the table, R 3.10: colony bottom-left with the credit tracker left
-  // of it, surface to its right; trash above the colony, canteen to its right; wasteland on
-  // top, hangar to its right. The opponent's half is the same seen from across the table.
+  // ------------------------------------------------------------------ zoom (hover / long-press)
+
+  let zoomNode = null;
+  function zoomBox() {
+    if (!zoomNode) {
+      zoomNode = el("div", { class: "zoom", id: "card-zoom", role: "dialog", "aria-label": S.ui.card_zoom || "", hidden: true });
+      zoomNode.addEventListener("click", hideZoom);
+      document.body.append(zoomNode);
+    }
+    return zoomNode;
+  }
+
+  function showZoom(code, anchor) {
+    const face = faces[code];
+    if (!face) { wantFace(code); return; }
+    const box = zoomBox();
+    box.innerHTML = face.html; // the card page's own face, rendered by the server
+    box.querySelectorAll("a").forEach((a) => a.setAttribute("tabindex", "-1"));
+    box.hidden = false;
+    const r = anchor.getBoundingClientRect();
+    const w = Math.min(260, window.innerWidth - 16);
+    box.style.width = `${w}px`;
+    let left = r.right + 8;
+    if (left + w > window.innerWidth - 8) left = Math.max(8, r.left - w - 8);
+    if (window.innerWidth < 700) left = (window.innerWidth - w) / 2;
+    const top = Math.max(8, Math.min(r.top, window.innerHeight - w * 1.45 - 8));
+    box.style.left = `${left}px`;
+    box.style.top = `${top}px`;
+  }
+
+  function hideZoom() { if (zoomNode) zoomNode.hidden = true; }
+
+  let pressTimer = null;
+  let pressed = false; // a long-press just showed the zoom: the click that follows is not an action
+  function zoomable(node, code) {
+    if (!code) return node;
+    node.addEventListener("mouseenter", () => showZoom(code, node));
+    node.addEventListener("mouseleave", hideZoom);
+    node.addEventListener("touchstart", () => {
+      pressed = false;
+      pressTimer = setTimeout(() => { pressed = true; showZoom(code, node); }, 450);
+    }, { passive: true });
+    const cancel = () => clearTimeout(pressTimer);
+    node.addEventListener("touchend", cancel);
+    node.addEventListener("touchmove", cancel, { passive: true });
+    node.addEventListener("contextmenu", (e) => { if (pressed) e.preventDefault(); });
+    node.addEventListener("click", (e) => {
+      if (pressed) { pressed = false; e.stopImmediatePropagation(); e.preventDefault(); }
+    }, true);
+    return node;
+  }
+
+  // A card name in a sentence: hoverable, never an id.
+  function cardRef(card) {
+    card = cardInfo(card);
+    if (!card.name) return el("span", { class: "card-ref hidden-ref", text: S.events.hidden_card });
+    return zoomable(el("span", { class: "card-ref", tabindex: "0", text: nameOf(card) }), card.code);
+  }
+
+  // ------------------------------------------------------------------ cards as cards
+
+  function statCell(key, label, current, printed, extra) {
+    const cls = ["stat", `stat-${key}`];
+    if (typeof printed === "number" && current !== printed) cls.push(current > printed ? "up" : "down");
+    const title = `${S.ui[key] || label}${typeof printed === "number" && current !== printed ? ` · ${fmt(S.ui.printed, { value: printed })}` : ""}`;
+    return el("span", { class: cls.join(" "), title }, el("b", { text: label }), ` ${num(current)}${extra || ""}`);
+  }
+
+  function stateTags(card) {
+    const tags = [];
+    if (card.orientation) tags.push(el("span", { class: `tag o-${card.orientation}`, text: S.orientations[card.orientation] || "" }));
+    if (card.paid === false) tags.push(el("span", { class: "tag unpaid", text: S.ui.unpaid }));
+    if (card.face_down && card.name && IN_PLAY.has(card.zone)) tags.push(el("span", { class: "tag fd", text: S.ui.face_down_own }));
+    if (card.upgrades) tags.push(el("span", { class: "tag upg", title: fmt(S.ui.upgrade_counters, { n: card.upgrades }), text: `⬆${num(card.upgrades)}` }));
+    if (card.damage) tags.push(el("span", { class: "tag dmg", text: `${S.ui.damage} ${num(card.damage)}` }));
+    if (card.hit) tags.push(el("span", { class: "tag hit", text: S.ui.hit }));
+    return tags;
+  }
+
+  function cardNode(card, opts) {
+    opts = opts || {};
+    card = cardInfo(card);
+    const face = card.code ? faces[card.code] : null;
+    const mark = opts.mark ? opts.mark(card) : null; // "act" | "pick" | "picked" | "target" | null
+    const classes = ["card", `type-${card.type || "hidden"}`];
+    if (!card.name) classes.push("back");
+    if (card.face_down && card.name && IN_PLAY.has(card.zone)) classes.push("face-down-own");
+    if (card.orientation) classes.push(`o-${card.orientation}`);
+    if (card.paid === false) classes.push("unpaid");
+    if (mark) classes.push(`mark-${mark}`);
+    const role = opts.combatRole && opts.combatRole[card.id];
+    if (role) classes.push("in-combat", `combat-${role}`);
+    const parts = [];
+    if (!card.name) {
+      parts.push(el("span", { class: "card-name muted", text: S.ui.face_down }));
+      parts.push(el("span", { class: "card-tags" }, stateTags(card)));
+    } else {
+      const cost = face ? face.cost : "";
+      parts.push(el("span", { class: "card-top" },
+        el("span", { class: "cost", title: S.ui.cost, text: cost === "" || cost === null ? "·" : String(cost) }),
+        el("span", { class: "card-name", text: nameOf(card) })));
+      const sub = [S.types[card.type], S.subtypes[card.subtype]].filter(Boolean).join(" · ");
+      if (sub) parts.push(el("span", { class: "card-type", text: sub }));
+      if (card.stats) {
+        const s = card.stats;
+        const p = face ? face.printed : {};
+        parts.push(el("span", { class: "card-stats" },
+          statCell("speed", S.ui.spd, s.speed, p.speed),
+          statCell("firepower", S.ui.fp, s.firepower, p.firepower),
+          statCell("armour", S.ui.arm, s.armour, s.full_armour, s.armour !== s.full_armour ? `/${num(s.full_armour)}` : ""),
+          statCell("bombardment", S.ui.bmb, s.bombardment, p.bombardment)));
+      } else if (typeof card.armour === "number") {
+        parts.push(el("span", { class: "card-stats" }, statCell("armour", S.ui.arm, card.armour, face ? face.printed.armour : undefined)));
+      }
+      if (face && face.text && opts.text !== false) parts.push(el("span", { class: "card-text", text: face.text }));
+      const tags = stateTags(card);
+      if (tags.length) parts.push(el("span", { class: "card-tags" }, tags));
+    }
+    if (card.attachments && card.attachments.length) {
+      parts.push(el("div", { class: "attachments" }, card.attachments.map((a) => cardNode(a, { ...opts, text: false }))));
+    }
+    const label = [nameOf(card), ...stateTags(card).map((t) => t.textContent)].join(", ");
+    let node;
+    if (mark && opts.onCard) {
+      node = el("button", { class: classes.join(" "), type: "button", "aria-label": label, "aria-pressed": mark === "picked" ? "true" : null }, parts);
+      node.addEventListener("click", (e) => { e.stopPropagation(); hideZoom(); opts.onCard(card, node); });
+    } else {
+      node = el("div", { class: classes.join(" "), "aria-label": label, role: "group" }, parts);
+    }
+    return zoomable(node, card.code);
+  }
+
+  function zone(key, cards, opts, extra) {
+    const title = el("h3", { class: "zone-title" }, S.zones[key], extra || "");
+    const body = cards.length ? cards.map((c) => cardNode(c, opts)) : [el("span", { class: "muted empty", text: S.ui.empty })];
+    return el("div", { class: `zone zone-${key}`, "data-zone": key }, title, el("div", { class: "zone-cards" }, body));
+  }
+
+  function pile(key, count, cards, opts) {
+    const shown = cards.slice(-3).reverse();
+    return el("div", { class: `zone pile zone-${key}`, "data-zone": key },
+      el("h3", { class: "zone-title" }, S.zones[key], " ", el("span", { class: "count", text: num(count) })),
+      el("div", { class: "zone-cards" }, shown.map((c) => cardNode(c, { ...opts, text: false }))));
+  }
+
+  // One player's half (R 3.10): colony and surface near the player, canteen and trash above,
+  // wasteland and hangar on top. The opponent's half is the same seen across the table.
   function side(view, seat, opts) {
     const p = view.players[seat];
     const head = el("div", { class: "side-head" },
       el("strong", { class: "player-name", text: opts.playerName(seat) }),
-      el("span", { class: "credits", "data-credits": seat, title: S.zones.credits }, `${S.zones.credits}: `, el("b", { text: String(p.credits) })),
-      el("span", { class: "counts" }, `${S.zones.centre}: `, el("b", { "data-count": "centre", text: String(p.counts.centre) })),
+      el("span", { class: "credits", title: S.zones.credits }, `${S.zones.credits}: `, el("b", { text: num(p.credits) })),
+      el("span", { class: "counts" }, `${S.zones.centre}: `, el("b", { "data-count": "centre", text: num(p.counts.centre) })),
       opts.clock ? opts.clock(seat) : "");
     const grid = el("div", { class: "side-grid" },
       pile("wasteland", p.counts.wasteland, p.wasteland, opts),
-      zone("hangar", p.hangar, opts, ` (${p.hangar_size}/12)`),
+      zone("hangar", p.hangar, opts, ` (${num(p.hangar_size)}/12)`),
       pile("trash", p.counts.trash, p.trash, opts),
       zone("canteen", p.canteen, opts),
       el("div", { class: "zone pile zone-colony", "data-zone": "colony" },
-        el("div", { class: "tracker", title: S.zones.credits, text: `¢${p.credits}` }),
-        el("div", {}, el("h3", { class: "zone-title", text: S.zones.colony }),
-          el("span", { class: "count", "data-count": "colony", text: String(p.counts.colony) }))),
+        el("h3", { class: "zone-title" }, S.zones.colony, " ", el("span", { class: "count", text: num(p.counts.colony) }))),
       zone("surface", p.surface, opts));
     return [head, grid];
   }
 
-  function centreOfTable(view, opts) {
-    const parts = [];
-    if (view.chain && view.chain.length) {
-      parts.push(el("div", { class: "chain" }, el("h3", { text: S.zones.chain }),
-        el("ol", {}, view.chain.map((e) => el("li", {}, `${nameOf(e.code)} — ${opts.playerName(e.player)}`)))));
-    }
-    const c = view.combat;
-    if (c) {
-      const names = (ids) => (ids || []).map((id) => nameOf(id)).join(", ") || "–";
-      const target = c.target && c.target.card ? nameOf(c.target.card) : (c.target && (S.zones[c.target.zone] || c.target.zone || c.target.kind)) || "";
-      parts.push(el("div", { class: "combat", id: "combat" },
-        el("h3", {}, `${S.ui.combat}: ${opts.playerName(c.attacker)} → ${opts.playerName(c.defender)}`),
-        el("p", {}, `${S.ui.step}: `, el("b", { text: S.steps[c.step] || c.step }), ` · ${S.ui.target}: ${target}`),
-        el("p", {}, `${S.ui.attackers}: ${names(c.attackers)}`),
-        el("p", {}, `${S.ui.defenders}: ${names(c.defenders)}`),
-        c.bombers && c.bombers.length ? el("p", {}, `${S.ui.bombers}: ${names(c.bombers)}`) : ""));
-    }
-    return parts;
-  }
-
-  function statusLine(view, opts) {
-    const bits = [fmt(S.ui.turn, { n: view.turn })];
-    if (view.active !== null && view.active !== undefined) bits.push(fmt(S.ui.active, { name: opts.playerName(view.active) }));
-    bits.push(S.phases[view.phase] || view.phase);
-    if (view.combat) bits.push(`${S.ui.combat}: ${S.steps[view.combat.step] || view.combat.step}`);
-    return bits.join(" · ");
-  }
+  // ------------------------------------------------------------------ combat as it happens
 
   function combatRoles(combat) {
     const roles = {};
@@ -165,9 +277,56 @@
     return roles;
   }
 
+  function shipsById(view) {
+    const out = {};
+    view.players.forEach((p) => p.hangar.forEach((s) => { out[s.id] = s; }));
+    return out;
+  }
+
+  function combatView(view, opts) {
+    const c = view.combat;
+    const ships = shipsById(view);
+    const list = (ids) => (ids || []).map((id) => ships[id]).filter(Boolean);
+    const target = c.target && c.target.card ? cardRef(c.target.card) : (S.zones[c.target && c.target.zone] || S.zones[c.target && c.target.kind] || "");
+    const col = (title, cards, cls) => el("div", { class: `combat-col ${cls}` }, el("h4", { text: title }),
+      el("div", { class: "zone-cards" }, cards.length ? cards.map((s) => cardNode(s, { ...opts, text: false })) : el("span", { class: "muted", text: "–" })));
+    const participants = [...list(c.attackers).map((s) => [s, c.attacker]), ...list(c.defenders).map((s) => [s, c.defender])]
+      .filter(([s]) => s.orientation === "active")
+      .sort((a, b) => (b[0].stats.speed - a[0].stats.speed) || (a[1] === c.attacker ? -1 : 1));
+    const order = participants.length ? el("p", { class: "speed-order" }, `${S.ui.speed_order}: `,
+      participants.map(([s], i) => [i ? " › " : "", cardRef(s), ` (${num(s.stats.speed)})`])) : null;
+    const shots = (opts.shots || []).length ? el("ol", { class: "shots", "aria-label": S.ui.shots },
+      opts.shots.map((line) => el("li", {}, line))) : null;
+    return el("div", { class: "combat", id: "combat" },
+      el("h3", {}, `${S.ui.combat}: ${opts.playerName(c.attacker)} → ${opts.playerName(c.defender)}`),
+      el("p", {}, `${S.ui.step}: `, el("b", { text: S.steps[c.step] || "" }), ` · ${S.ui.target}: `, target),
+      el("div", { class: "combat-cols" }, col(S.ui.attackers, list(c.attackers), "att"), el("span", { class: "vs", text: "⚔" }), col(S.ui.defenders, list(c.defenders), "def")),
+      c.bombers && c.bombers.length ? el("p", {}, `${S.ui.bombers}: `, list(c.bombers).map((s, i) => [i ? ", " : "", cardRef(s)])) : null,
+      order, shots);
+  }
+
+  function centreOfTable(view, opts) {
+    const parts = [];
+    if (view.chain && view.chain.length) {
+      parts.push(el("div", { class: "chain" }, el("h3", { text: S.zones.chain }),
+        el("ol", {}, view.chain.map((e) => el("li", {}, cardRef({ name: e.name, code: e.code, name_en: (faces[e.code] || {}).name }), ` — ${opts.playerName(e.player)}`)))));
+    }
+    if (view.combat) parts.push(combatView(view, opts));
+    return parts;
+  }
+
+  function statusLine(view, opts) {
+    const bits = [fmt(S.ui.turn, { n: view.turn })];
+    if (view.active !== null && view.active !== undefined) bits.push(fmt(S.ui.active, { name: opts.playerName(view.active) }));
+    bits.push(S.phases[view.phase] || "");
+    if (view.combat) bits.push(`${S.ui.combat}: ${S.steps[view.combat.step] || ""}`);
+    return bits.filter(Boolean).join(" · ");
+  }
+
   function render(view, opts) {
     learn(view);
     opts = { ...opts, combatRole: combatRoles(view.combat) };
+    if (opts.rerender) onFaces = opts.rerender;
     const me = opts.me === null || opts.me === undefined ? 0 : opts.me;
     const top = document.getElementById("side-top");
     const bottom = document.getElementById("side-bottom");
@@ -178,32 +337,62 @@
     document.getElementById("table-centre").replaceChildren(...centreOfTable(view, opts));
     const hand = document.getElementById("hand");
     const mine = view.players[me].centre;
-    hand.replaceChildren(el("h3", { class: "zone-title" }, `${S.zones.centre} (${mine.length})`),
-      el("div", { class: "zone-cards" }, mine.map((c) => cardNode(c, opts))));
+    const theirs = view.players[1 - me].counts.centre;
+    const seesMine = opts.me !== null && opts.me !== undefined;
+    if (seesMine) {
+      hand.replaceChildren(el("h3", { class: "zone-title" }, `${S.zones.centre} (${num(mine.length)})`),
+        el("div", { class: "zone-cards" }, mine.map((c) => cardNode(c, opts))));
+    } else {
+      hand.replaceChildren(el("h3", { class: "zone-title" }, fmt(S.ui.cards_in_centre, { n: view.players[me].counts.centre })));
+    }
+    const oppHand = document.getElementById("opp-hand");
+    if (oppHand) {
+      oppHand.replaceChildren(el("span", { class: "zone-title" }, `${opts.playerName(1 - me)} · ${fmt(S.ui.cards_in_centre, { n: theirs })}`),
+        el("span", { class: "backs", "aria-hidden": "true" }, Array.from({ length: Math.min(theirs, 12) }, () => el("span", { class: "mini-back" }))));
+    }
     document.getElementById("status-line").textContent = statusLine(view, opts);
   }
 
+  // ------------------------------------------------------------------ the log's sentences
+
+  function zoneWord(z) { return S.zones[z] || ""; }
+
   function describe(ev, playerName) {
-    const template = S.events[ev.kind];
-    const params = {};
-    Object.entries(ev).forEach(([k, v]) => {
-      if (v && typeof v === "object" && !Array.isArray(v) && ("id" in v || "face_down" in v)) params[k] = nameOf(v);
-      else params[k] = v;
-    });
-    if ("player" in ev) params.player = playerName(ev.player);
-    if ("by" in ev && typeof ev.by === "number") params.by = playerName(ev.by);
-    if ("winner" in ev) params.winner = ev.winner === null ? "–" : playerName(ev.winner);
-    if (ev.code) params.code = nameOf(ev.code);
-    ["ship", "shooter"].forEach((k) => { if (typeof ev[k] === "number") params[k] = nameOf(ev[k]); });
-    if (typeof ev.target === "number") params.target = nameOf(ev.target);
-    else if (typeof ev.target === "string") params.target = S.zones[ev.target] || ev.target;
-    ["from", "to"].forEach((k) => { if (typeof ev[k] === "string") params[k] = S.zones[ev[k]] || ev[k]; });
-    if (ev.reason && S.ui.reason[ev.reason]) params.reason = S.ui.reason[ev.reason];
-    if (ev.kind === "move" && ev.from === "colony" && ev.to === "centre") {
-      return fmt(S.events.draw, { player: playerName(ev.card ? ev.card.owner : ev.player) });
+    const E = S.events;
+    const card = (v) => cardRef(v);
+    const p = {};
+    if (typeof ev.player === "number") p.player = playerName(ev.player);
+    if (typeof ev.by === "number") p.by = playerName(ev.by);
+    if ("winner" in ev) p.winner = ev.winner === null || ev.winner === undefined ? "–" : playerName(ev.winner);
+    if (ev.card !== undefined && ev.card !== null && typeof ev.card !== "string") p.card = card(ev.card);
+    if (typeof ev.card === "string") p.card = card({ code: ev.card, name: (faces[ev.card] || {}).name });
+    if (ev.code) p.code = cardRef({ code: ev.code, name: (faces[ev.code] || {}).name || ev.name });
+    ["ship", "shooter"].forEach((k) => { if (typeof ev[k] === "number") p[k] = card(ev[k]); });
+    if (typeof ev.target === "number") p.target = card(ev.target);
+    else if (typeof ev.target === "string") p.target = zoneWord(ev.target);
+    if (ev.role) p.role = S.roles[ev.role] || "";
+    if (ev.stat) p.stat = S.ui[ev.stat] || "";
+    if (ev.keyword) p.keyword = S.keywords[ev.keyword] || "";
+    if (typeof ev.to === "string") p.to = ev.kind === "rotate" ? (S.orientations[ev.to] || "") : zoneWord(ev.to);
+    if (typeof ev.from === "string") p.from = zoneWord(ev.from);
+    if (typeof ev.zone === "string") p.zone = zoneWord(ev.zone) || zoneWord(ev.zone.split("_")[0]);
+    if (ev.kind === "game_over") p.reason = S.reasons[ev.reason] || "";
+    if (ev.kind === "credits") p.change = ev.change > 0 ? `+${num(ev.change)}` : num(ev.change);
+    ["turn", "credits", "cost", "amount", "total", "upgrades", "at"].forEach((k) => { if (typeof ev[k] === "number" && !(k in p)) p[k] = ev[k]; });
+    if (ev.kind === "modify" || ev.kind === "cost_modifier") p.amount = ev.amount > 0 ? `+${num(ev.amount)}` : num(ev.amount);
+    let template = E[ev.kind];
+    if (ev.kind === "move") {
+      const secret = ev.secret && ev.secret.name ? ev.secret : null;
+      if (secret) { known[secret.id] = { name: secret.name, code: secret.code }; wantFace(secret.code); }
+      const owner = ev.card && typeof ev.card.owner === "number" ? playerName(ev.card.owner) : p.player;
+      if (ev.from === "colony" && ev.to === "centre") return sentence(E.draw, { player: owner });
+      if (ev.to === "colony" && ev.from === "centre") return sentence(E.mulligan_back, { player: owner });
+      if (secret) p.card = cardRef(secret);
+      template = E[`move_to.${ev.to}`] || E.move;
     }
-    return template ? fmt(template, params) : ev.kind;
+    if (ev.kind === "reveal" && ev.secret && ev.secret.cards) ev.secret.cards.forEach(learn);
+    return sentence(template || E.hidden_card, p);
   }
 
-  window.KGKBoard = { S, lang, render, describe, nameOf, learn, clockText, el, fmt };
+  window.KGKBoard = { S, lang, num, clockText, render, describe, nameOf, cardRef, cardNode, cardInfo, learn, el, fmt, sentence, hideZoom, faces, known };
 })();

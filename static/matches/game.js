@@ -16,35 +16,116 @@
   let pollTimer = null;
   let reconnectDelay = 1000;
   let busy = false; // an action is on its way: one at a time, against the version it saw
-  let selectedCard = null;
   let clockBase = { at: Date.now(), state };
 
   const me = () => (state.you === null || state.you === undefined ? null : state.you);
-  const label = (a) => (B.lang === "en" ? a.label_en : a.label_hu) || a.id;
+  const store = {
+    get(k, d) { try { const v = localStorage.getItem(`kgk.${k}`); return v === null ? d : JSON.parse(v); } catch (e) { return d; } },
+    set(k, v) { try { localStorage.setItem(`kgk.${k}`, JSON.stringify(v)); } catch (e) { /* private mode */ } },
+  };
+  // Stops (docs/rulings.md): which response windows wait for you. Automatic passes follow
+  // only these settings and public facts (whose turn, the window's kind, an empty chain).
+  const STOP_DEFAULTS = { start: false, main: false, declare: true, combat: false, own: false };
+  let stops = { ...STOP_DEFAULTS, ...store.get("stops", {}) };
+  let passUntilMyTurn = false;
+  let menuCard = null; // the card whose actions are offered in the panel
+  let confirmEnd = null; // the end-turn action waiting for "are you sure"
+  let picks = { key: null, ids: [] }; // the cards picked in the current multi-pick
+  let combatEvents = []; // this combat's events, for the combat view
+  const guideSeen = new Set(store.get("guide", []));
+  const isBotGame = () => (state.players || []).some((p) => p.bot);
   const playerName = (seat) => {
     const p = (state.players || []).find((x) => x.seat === seat);
-    const name = (p && p.name) || `#${seat + 1}`;
+    const name = (p && (p.bot ? S.bots[p.bot] : p.name)) || "–";
     return seat === me() ? `${name} (${S.ui.you})` : name;
   };
 
   function setConn(text, cls) {
     const c = document.getElementById("conn");
+    if (["finished", "aborted"].includes(state.status)) { text = S.ui.finished; cls = "finished"; }
     c.textContent = text;
     c.className = `conn ${cls}`;
   }
 
-  // ------------------------------------------------------------------ rendering
+  // ------------------------------------------------------------------ actions as words
 
-  function actionsByCard() {
+  const decision = () => (state.pending && state.pending.decision) || null;
+  const allCards = () => {
+    const out = {};
+    const walk = (c) => { out[c.id] = c; (c.attachments || []).forEach(walk); };
+    if (state.view) state.view.players.forEach((p) => ["centre", "surface", "canteen", "hangar", "trash", "wasteland"].forEach((z) => p[z].forEach(walk)));
+    return out;
+  };
+
+  // "the card, in its place": two cards of one name are told apart by zone and position
+  function cardWords(id, cards) {
+    const c = cards[id] || B.cardInfo(id);
+    const name = B.nameOf(c);
+    if (!cards[id]) return name;
+    const same = Object.values(cards).filter((x) => x.name && B.nameOf(x) === name && x.zone === c.zone);
+    const zone = S.zones[c.zone] || "";
+    if (same.length > 1) return `${name} (${B.fmt(S.ui.position, { zone, n: same.findIndex((x) => x.id === id) + 1 })})`;
+    return zone ? `${name} (${zone})` : name;
+  }
+
+  function actionKey(a) {
+    const p = a.params || {};
+    if (a.kind === "place") return `place.${p.to}`;
+    if (a.kind === "attack") return `attack.${p.target}`;
+    if (a.kind === "cash") return p.a === p.b ? "cash.self" : "cash";
+    if (a.kind === "choose" && S.actions[`choose.${decision()}`]) return `choose.${decision()}`;
+    if (a.kind === "done" && !picks.ids.length && ["attackers", "defenders", "bombers", "board", "search"].includes(decision())) return "done.none";
+    if (a.kind === "activate" && typeof p.ability === "number" && p.ability > 0) return "activate.n";
+    return a.kind;
+  }
+
+  // The card an action is done with or to (null: a panel button).
+  function subjectOf(a, cards) {
+    const p = a.params || {};
+    if (a.kind === "fire") return p.target;
+    if (["stealth", "heavy_weapons", "ordnance"].includes(a.kind)) return p.ship;
+    if (a.kind === "cash") return p.a;
+    if (a.kind === "choose") return decision() !== "mode" && (cards[p.value] || B.known[p.value]) ? p.value : null;
+    return typeof p.card === "number" ? p.card : null;
+  }
+
+  function phrase(a, cards, withSubject) {
+    const p = a.params || {};
+    let text = B.fmt(S.actions[actionKey(a)] || S.actions.choose, {
+      at: p.at, n: (typeof p.ability === "number" ? p.ability : p.value || 0) + 1,
+      ship: typeof p.ship === "number" ? cardWords(p.ship, cards) : "", other: typeof p.b === "number" ? cardWords(p.b, cards) : "",
+    });
+    if (a.kind === "done" && picks.ids.length) text = B.fmt(S.ui.confirm_n, { n: picks.ids.length });
+    if (a.kind === "fire" && shootersOf(a.params.target).length > 1) text += ` — ${cardWords(p.ship, cards)}`;
+    const subject = subjectOf(a, cards);
+    if (withSubject && subject !== null && subject !== undefined) text += ` — ${cardWords(subject, cards)}`;
+    return text;
+  }
+
+  function shootersOf(target) {
+    return (state.legal_actions || []).filter((a) => a.kind === "fire" && a.params.target === target).map((a) => a.params.ship);
+  }
+
+  function byCard(cards) {
     const map = {};
     (state.legal_actions || []).forEach((a) => {
-      const p = a.params || {};
-      ["card", "ship", "target", "value"].forEach((k) => {
-        if (typeof p[k] === "number") (map[p[k]] = map[p[k]] || []).push({ ...a, label: label(a) });
-      });
+      const id = subjectOf(a, cards);
+      if (id !== null && id !== undefined) (map[id] = map[id] || []).push(a);
+      if (a.kind === "cash" && a.params.b !== a.params.a) (map[a.params.b] = map[a.params.b] || []).push(a);
     });
     return map;
   }
+
+  function pickedIds() {
+    const c = state.view && state.view.combat;
+    const d = decision();
+    if (c && d === "attackers") return c.attackers || [];
+    if (c && d === "defenders") return c.defenders || [];
+    if (c && d === "bombers") return c.bombers || [];
+    return picks.ids;
+  }
+
+  // ------------------------------------------------------------------ rendering
 
   function clock(seat) {
     const node = B.el("span", { class: "clock", "data-clock": seat });
@@ -56,6 +137,7 @@
     const c = state.clocks || {};
     let bank = c.bank ? c.bank[seat] : null;
     const deciding = c.deciding_seat === seat && state.status === "active";
+    if (state.status !== "active") return "";
     if (deciding && bank !== null) bank -= (Date.now() - clockBase.at) / 1000;
     let text = `${S.ui.bank} ${B.clockText(bank)}`;
     if (deciding && c.decision_deadline) {
@@ -70,53 +152,127 @@
   }
 
   function render() {
-    const byCard = actionsByCard();
+    const cards = allCards();
+    const acts = byCard(cards);
+    const mine = state.pending && state.pending.player === me();
+    const picked = new Set(pickedIds());
+    const shooters = new Set((state.legal_actions || []).filter((a) => a.kind === "fire").map((a) => a.params.ship));
     if (state.view) {
       B.render(state.view, {
         me: me(),
         playerName,
         clock,
-        actionsFor: (id) => byCard[id] || [],
-        onCard: (id, acts) => {
-          if (acts.length === 1) { send(acts[0]); return; }
-          selectedCard = selectedCard === id ? null : id;
-          renderActions();
+        rerender: render,
+        shots: combatEvents.map((ev) => B.describe(ev, playerName)),
+        mark: (card) => {
+          if (!mine || busy) return picked.has(card.id) ? "picked" : null;
+          if (menuCard === card.id) return "selected";
+          if (acts[card.id]) return acts[card.id].every((a) => a.kind === "choose") ? "pick" : "act";
+          if (picked.has(card.id)) return "picked";
+          if (shooters.has(card.id)) return "acting";
+          return null;
         },
+        onCard: (card, node) => onCard(card, acts[card.id] || [], cards),
       });
     }
-    renderActions();
+    renderPanel(cards, acts);
     renderResult();
     document.getElementById("concede").hidden = !(state.status === "active" && me() !== null);
-    document.getElementById("replay-link").hidden = state.status !== "finished";
+    maybeAutoPass();
   }
 
-  function renderActions() {
+  function onCard(card, acts, cards) {
+    if (!acts.length) return;
+    const direct = acts.length === 1 && decision() !== "main";
+    if (direct) { menuCard = null; click(acts[0]); return; }
+    menuCard = menuCard === card.id ? null : card.id;
+    render();
+    const menu = document.getElementById("card-menu");
+    if (menu) menu.scrollIntoView({ block: "nearest" });
+  }
+
+  function button(a, cards, cls, withSubject) {
+    return B.el("button", { type: "button", class: `act ${cls || ""}`, disabled: busy, onclick: () => click(a), text: phrase(a, cards, withSubject) });
+  }
+
+  function renderPanel(cards, acts) {
     const box = document.getElementById("actions");
-    const decision = document.getElementById("decision");
+    const title = document.getElementById("decision");
+    const help = document.getElementById("decision-help");
     const pending = state.pending;
     const legal = state.legal_actions || [];
+    const info = pending ? S.decisions[pending.decision] : null;
+    const mine = pending && pending.player === me();
     if (!state.view) {
-      decision.textContent = state.status === "aborted" ? S.ui.aborted : S.ui.not_started;
-    } else if (me() === null) {
-      decision.textContent = S.ui.spectator + (pending ? ` ${B.fmt(S.ui.waiting, { name: playerName(pending.player) })}: ${S.decisions[pending.decision] || pending.decision}` : "");
-    } else if (pending && pending.player === me()) {
-      decision.textContent = `${S.ui.your_turn}: ${S.decisions[pending.decision] || pending.decision}`;
-    } else if (pending) {
-      decision.textContent = `${B.fmt(S.ui.waiting, { name: playerName(pending.player) })}: ${S.decisions[pending.decision] || pending.decision}`;
+      title.textContent = state.status === "aborted" ? S.ui.aborted : S.ui.not_started;
+    } else if (!pending) {
+      title.textContent = "";
+    } else if (mine) {
+      title.textContent = `${S.ui.your_turn}: ${info ? info.title : ""}`;
     } else {
-      decision.textContent = "";
+      title.textContent = `${B.fmt(S.ui.waiting, { name: playerName(pending.player) })}${info ? ` — ${info.title}` : ""}`;
     }
-    decision.className = `decision ${pending && pending.player === me() ? "mine" : ""} ${pending && pending.decision === "respond" ? "window" : ""}`;
-    const shown = selectedCard === null ? legal : legal.filter((a) => Object.values(a.params || {}).includes(selectedCard));
-    box.replaceChildren(...shown.map((a) => B.el("button", {
-      type: "button", class: `act kind-${a.kind}`, "data-action": a.id, disabled: busy,
-      onclick: () => send(a), text: label(a),
-    })));
-    if (selectedCard !== null && shown.length < legal.length) {
-      box.append(B.el("button", { type: "button", class: "act show-all", onclick: () => { selectedCard = null; renderActions(); }, text: "…" }));
+    title.className = `decision ${mine ? "mine" : ""}`;
+    help.replaceChildren();
+    if (mine && info) {
+      help.append(info.help, " ", B.el("span", { class: "rule", text: info.rule }));
+      const extra = pending.info || {};
+      if (typeof extra.points_left === "number") help.append(B.el("b", { class: "left", text: ` ${B.fmt(S.ui.points_left, { n: extra.points_left })}` }));
+      else if (typeof extra.picks_left === "number" && extra.picks_left > 1) help.append(B.el("b", { class: "left", text: ` ${B.fmt(S.ui.picks_left, { n: extra.picks_left })}` }));
+      if (pending.decision === "respond" && extra.scope) help.prepend(B.el("b", { text: `${S.windows[extra.scope] || ""}: ` }));
     }
-    if (!legal.length && state.status === "active" && me() !== null) box.append(B.el("span", { class: "muted", text: S.ui.no_actions }));
-    document.getElementById("keys").textContent = legal.length ? `${S.ui.pass_key} · ${S.ui.end_key}` : "";
+    renderGuide(mine ? pending.decision : null);
+    const parts = [];
+    if (confirmEnd) {
+      const keep = B.el("input", { type: "checkbox", id: "dont-ask" });
+      parts.push(B.el("div", { class: "confirm", role: "alertdialog", "aria-labelledby": "confirm-text" },
+        B.el("p", { id: "confirm-text", text: S.stops.end_confirm }),
+        B.el("button", { type: "button", class: "act", onclick: () => {
+          if (keep.checked) store.set("noEndConfirm", true);
+          const a = confirmEnd; confirmEnd = null; send(a);
+        }, text: S.stops.end_confirm_yes }),
+        B.el("button", { type: "button", class: "act primary", onclick: () => { confirmEnd = null; render(); }, text: S.stops.end_confirm_no }),
+        B.el("label", { class: "dont-ask" }, keep, ` ${S.stops.dont_ask}`)));
+    } else if (menuCard !== null && acts[menuCard]) {
+      parts.push(B.el("div", { class: "card-menu", id: "card-menu", role: "group", "aria-label": B.fmt(S.ui.card_menu, { card: B.nameOf(cards[menuCard] || menuCard) }) },
+        B.el("p", {}, B.sentence(S.ui.card_menu, { card: B.cardRef(cards[menuCard] || menuCard) })),
+        acts[menuCard].map((a) => button(a, cards, "in-menu")),
+        B.el("button", { type: "button", class: "act subtle", onclick: () => { menuCard = null; render(); }, text: S.ui.cancel })));
+    }
+    if (confirmEnd) { box.replaceChildren(...parts); return; }
+    const onBoard = new Set(Object.keys(acts).map(Number));
+    const panel = legal.filter((a) => { const s = subjectOf(a, cards); return s === null || s === undefined || !onBoard.has(s); });
+    const order = ["keep", "done", "pass", "hold_fire", "return_fire", "decline", "mulligan"];
+    panel.sort((x, y) => (order.indexOf(x.kind) + 1 || 99) - (order.indexOf(y.kind) + 1 || 99));
+    parts.push(...panel.map((a) => {
+      let cls = `kind-${a.kind}`;
+      if (["keep", "pass"].includes(a.kind) || (a.kind === "done" && pending.decision !== "main")) cls += " primary";
+      if (a.kind === "end_turn") cls += " end-turn";
+      return button(a, cards, cls, true);
+    }));
+    if (mine && pending.decision === "respond") parts.push(B.el("button", { type: "button", class: "act subtle", onclick: () => { passUntilMyTurn = true; click(legal.find((a) => a.kind === "pass")); }, text: S.stops.pass_turn }));
+    if (!legal.length && state.status === "active" && me() !== null) parts.push(B.el("span", { class: "muted", text: passUntilMyTurn ? S.stops.pass_turn_on : S.ui.no_actions }));
+    box.replaceChildren(...parts);
+    document.getElementById("keys").textContent = legal.length && window.matchMedia("(hover: hover)").matches ? `${S.ui.pass_key} · ${S.ui.end_key}` : "";
+  }
+
+  function renderGuide(kind) {
+    const node = document.getElementById("guide");
+    if (!kind || !isBotGame() || guideSeen.has(kind) || !S.decisions[kind]) { node.hidden = true; return; }
+    const d = S.decisions[kind];
+    node.hidden = false;
+    node.replaceChildren(B.el("p", {}, B.el("b", { text: S.ui.guide }), " ", d.title, ": ", d.help),
+      B.el("button", { type: "button", class: "act subtle", onclick: () => { guideSeen.add(kind); store.set("guide", [...guideSeen]); render(); }, text: S.ui.guide_hide }));
+  }
+
+  function renderStops() {
+    const box = document.getElementById("stops");
+    if (me() === null) { box.hidden = true; return; }
+    const rows = ["start", "main", "declare", "combat", "own"].map((k) => {
+      const input = B.el("input", { type: "checkbox", checked: stops[k] ? true : null, onchange: (e) => { stops[k] = e.target.checked; store.set("stops", stops); } });
+      return B.el("label", { class: "stop" }, input, ` ${S.stops[k]}`);
+    });
+    box.replaceChildren(B.el("summary", { text: S.stops.title }), B.el("p", { class: "muted", text: S.stops.help }), ...rows);
   }
 
   function renderResult() {
@@ -124,22 +280,63 @@
     const r = state.result;
     if (!r) { node.hidden = true; return; }
     node.hidden = false;
-    const reason = S.ui.reason[r.reason] || r.reason;
-    let text;
-    if (r.winner_seat === null || r.winner_seat === undefined) text = reason;
-    else if (me() !== null) text = `${r.winner_seat === me() ? S.ui.won : S.ui.lost} (${reason})`;
-    else text = `${B.fmt(S.ui.winner, { name: playerName(r.winner_seat) })} (${reason})`;
-    node.textContent = text;
+    const reason = S.reasons[r.reason] || "";
+    let head;
+    if (r.winner_seat === null || r.winner_seat === undefined) head = S.ui.draw_result;
+    else if (me() !== null) head = r.winner_seat === me() ? S.ui.won : S.ui.lost;
+    else head = B.fmt(S.ui.winner, { name: playerName(r.winner_seat) });
+    node.className = `result ${me() !== null && r.winner_seat === me() ? "won" : me() !== null && r.winner_seat !== null ? "lost" : ""}`;
+    const turns = state.view ? ` · ${B.fmt(S.ui.result_turns, { n: state.view.turn })}` : "";
+    document.getElementById("result-head").textContent = head;
+    document.getElementById("result-detail").textContent = `${reason}${turns}`;
+    document.getElementById("replay-link").hidden = state.status !== "finished";
+    const rematch = document.getElementById("rematch");
+    if (rematch) rematch.hidden = false;
+    setConn("", "finished");
   }
 
   function appendLog(events) {
     const log = document.getElementById("log");
+    let combatMoved = false;
     events.forEach((ev) => {
       if (ev.seq <= lastSeq) return;
       lastSeq = ev.seq;
-      log.append(B.el("li", { "data-seq": ev.seq, class: `ev ev-${ev.kind}`, text: B.describe(ev, playerName) }));
+      if (ev.kind === "reveal" && ev.secret) B.learn(ev.secret);
+      if (ev.kind === "attack") combatEvents = [];
+      if (["attack", "designate", "fire", "damage", "return_fire", "hold_fire", "bombard", "bombard_success", "no_bombardment", "no_defence", "stealth", "heavy_weapons", "ordnance", "burst_fire"].includes(ev.kind)) { combatEvents.push(ev); combatMoved = true; }
+      log.append(B.el("li", { class: `ev ev-${ev.kind}`, "data-seq": ev.seq }, B.describe(ev, playerName)));
     });
     log.scrollTop = log.scrollHeight;
+    if (combatMoved && state.view && state.view.combat) render();
+  }
+
+  // Public facts and the player's own settings only: never the cards in hand (R 16).
+  function shouldAutoPass() {
+    const p = state.pending;
+    if (!p || p.player !== me() || p.decision !== "respond" || busy) return false;
+    const info = p.info || {};
+    if (info.chain) return false; // something was played: always a stop
+    const myTurn = state.view && state.view.active === me();
+    if (myTurn) return !stops.own;
+    return passUntilMyTurn || !stops[info.scope];
+  }
+
+  function maybeAutoPass() {
+    if (state.view && state.view.active === me()) passUntilMyTurn = false;
+    if (!shouldAutoPass()) return;
+    const pass = (state.legal_actions || []).find((a) => a.kind === "pass");
+    if (pass) setTimeout(() => { if (shouldAutoPass()) send(pass, true); }, 0);
+  }
+
+  let clicks = 0;
+  function click(a) {
+    if (!a) return;
+    clicks += 1;
+    if (a.kind === "end_turn" && !store.get("noEndConfirm", false) && !confirmEnd) {
+      const legal = state.legal_actions || [];
+      if (legal.some((x) => x.kind === "attack" || x.kind === "play" || x.kind === "pay")) { confirmEnd = a; menuCard = null; render(); return; }
+    }
+    send(a);
   }
 
   // ------------------------------------------------------------------ state and sync
@@ -149,7 +346,11 @@
     const moved = next.version !== state.version;
     state = next;
     clockBase = { at: Date.now(), state };
-    if (moved) { busy = false; selectedCard = null; }
+    if (moved) {
+      busy = false; menuCard = null; confirmEnd = null;
+      const key = next.pending && next.pending.player === me() ? `${next.pending.decision}:${next.view && next.view.turn}` : null;
+      if (key !== picks.key) picks = { key, ids: [] };
+    }
     render();
   }
 
@@ -235,15 +436,16 @@
     return `${Date.now()}-${Math.random().toString(16).slice(2)}`;
   }
 
-  async function send(action) {
+  async function send(action, auto) {
     if (busy) return;
     busy = true;
+    if (action.kind === "choose") picks.ids.push(action.params.value);
     showError("");
-    renderActions();
+    render();
     let response;
     try {
       response = await post(url("actionsUrl"), { client_action_id: newId(), expected_version: state.version, action: action.id });
-    } catch (e) { busy = false; renderActions(); showError(String(e)); return; }
+    } catch (e) { busy = false; render(); showError(String(e)); return; }
     if (response.status === 202) {
       if (!socketOpen) setTimeout(resync, 150); // no socket: fetch the result ourselves
       const accepted = await response.json().catch(() => ({}));
@@ -254,7 +456,7 @@
     const body = await response.json().catch(() => ({}));
     if (response.status === 409) { showError(S.ui.stale); resync(); return; }
     showError((S.errors && S.errors[body.code]) || body.detail || `${response.status}`);
-    renderActions();
+    render();
   }
 
   // The drain may still reject an accepted request (the position moved on first): if the
@@ -287,7 +489,7 @@
     let a = null;
     if (e.key === "p" || e.key === "P") a = firstOf(["pass", "done", "hold_fire", "decline", "keep"]);
     if (e.key === "e" || e.key === "E") a = firstOf(["end_turn"]);
-    if (a) { e.preventDefault(); send(a); }
+    if (a) { e.preventDefault(); click(a); }
   });
 
   document.getElementById("concede").addEventListener("click", async () => {
@@ -298,6 +500,16 @@
     resync();
   });
 
+  // On a phone the decision panel is a fixed strip: the page reserves its height below the
+  // board, so the board is never under it.
+  const bar = document.getElementById("action-bar");
+  const reserve = () => {
+    const fixed = getComputedStyle(bar).position === "fixed";
+    document.body.style.paddingBottom = fixed ? `${bar.offsetHeight + 8}px` : "";
+  };
+  if (window.ResizeObserver) new ResizeObserver(reserve).observe(bar);
+  window.addEventListener("resize", reserve);
+  renderStops();
   render();
   setInterval(tickClocks, 1000);
   getJSON(`${url("eventsUrl")}?after=0`).then((d) => appendLog(d.events || [])).catch(() => {});
@@ -305,6 +517,6 @@
   // for tests and the curious: the state shown, the socket's health, a dropped connection
   window.KGKGame = {
     resync, state: () => state, lastSeq: () => lastSeq, live: () => socketOpen,
-    receive: onMessage, dropSocket: () => socket && socket.close(),
+    receive: onMessage, dropSocket: () => socket && socket.close(), clicks: () => clicks,
   };
 })();

@@ -1,34 +1,50 @@
-// Replay of a finished game: every step from the chosen seat's view, with its events.
+// Replay of a finished game: every step from the chosen seat's view, with its events and
+// the combat as it happened (the same board, sentences and combat view as the live page).
 (function () {
   "use strict";
   const B = window.KGKBoard;
+  const S = B.S;
   const root = document.getElementById("replay");
   if (!document.getElementById("replay-controls")) return;
   const seat = Number(root.dataset.seat);
+  const players = JSON.parse(document.getElementById("players").textContent || "[]");
   let data = null;
   let index = 0;
   const views = [];
+  const stepEvents = [];
 
   const playerName = (s) => {
-    const v = views[0];
-    const name = (v && v.players[s] && v.players[s].name) || `#${s + 1}`;
-    return s === seat ? `${name} (${B.S.ui.you})` : name;
+    const p = players.find((x) => x.seat === s);
+    const name = (p && (p.bot ? S.bots[p.bot] : p.name)) || "–";
+    return s === seat ? `${name} (${S.ui.you})` : name;
   };
+
+  // the events of the combat going on at step i (from its attack up to step i)
+  function combatSoFar(i) {
+    const out = [];
+    for (let j = 0; j <= i; j += 1) {
+      (stepEvents[j] || []).forEach((ev) => {
+        if (ev.kind === "attack") out.length = 0;
+        if (["attack", "designate", "fire", "damage", "return_fire", "hold_fire", "bombard", "bombard_success", "no_bombardment", "no_defence", "stealth", "heavy_weapons", "ordnance", "burst_fire"].includes(ev.kind)) out.push(ev);
+      });
+    }
+    return out;
+  }
 
   function show(i) {
     index = Math.max(0, Math.min(views.length - 1, i));
-    const step = index === 0 ? { events: data.initial_events || [], seq: 0 } : data.steps[index - 1];
-    B.render(views[index], { me: seat, playerName });
+    B.render(views[index], { me: seat, playerName, rerender: () => show(index), shots: views[index].combat ? combatSoFar(index).map((ev) => B.describe(ev, playerName)) : [] });
     const log = document.getElementById("log");
-    log.replaceChildren(...(step.events || []).map((ev) => B.el("li", { class: `ev ev-${ev.kind}`, text: B.describe(ev, playerName) })));
+    log.replaceChildren(...(stepEvents[index] || []).map((ev) => B.el("li", { class: `ev ev-${ev.kind}` }, B.describe(ev, playerName))));
     document.getElementById("scrub").value = index;
-    document.getElementById("step-label").textContent = `${index} / ${views.length - 1}`;
+    document.getElementById("step-label").textContent = `${B.num(index)} / ${B.num(views.length - 1)}`;
     const result = document.getElementById("result");
-    if (index === views.length - 1 && data.result) {
+    const r = data.result;
+    if (index === views.length - 1 && r) {
       result.hidden = false;
-      const r = data.result;
-      const reason = B.S.ui.reason[r.reason] || r.reason;
-      result.textContent = r.winner_seat === null ? reason : `${B.fmt(B.S.ui.winner, { name: playerName(r.winner_seat) })} (${reason})`;
+      result.className = `result ${r.winner_seat === seat ? "won" : r.winner_seat === null ? "" : "lost"}`;
+      document.getElementById("result-head").textContent = r.winner_seat === null ? S.ui.draw_result : B.fmt(S.ui.winner, { name: playerName(r.winner_seat) });
+      document.getElementById("result-detail").textContent = `${S.reasons[r.reason] || ""} · ${B.fmt(S.ui.result_turns, { n: views[index].turn })}`;
     } else {
       result.hidden = true;
     }
@@ -37,9 +53,11 @@
   async function load() {
     const r = await fetch(root.dataset.replayApi, { credentials: "same-origin", headers: { Accept: "application/json" } });
     data = await r.json();
-    if (!r.ok) { document.getElementById("status-line").textContent = data.detail || r.status; return; }
+    if (!r.ok) { document.getElementById("status-line").textContent = data.detail || ""; return; }
     views.push(data.initial_view, ...data.steps.map((s) => s.view));
+    stepEvents.push(data.initial_events || [], ...data.steps.map((s) => s.events || []));
     views.forEach(B.learn); // names of every card this seat ever saw, for the log
+    stepEvents.flat().forEach((ev) => { if (ev.secret) B.learn(ev.secret); });
     document.getElementById("scrub").max = views.length - 1;
     show(0);
   }

@@ -57,6 +57,9 @@ def click_and_wait(page, button) -> bool:
     """Click a legal action; True once the page shows a newer version (False: it did not move)."""
     before = version(page)
     button.click()
+    confirm = page.get_by_role("alertdialog")
+    if confirm.count():  # "end the turn while an attack is still possible?" - yes
+        confirm.get_by_role("button").first.click()
     try:
         page.wait_for_function("v => window.KGKGame.state().version > v", arg=before, timeout=8000)
     except PlaywrightTimeout:
@@ -249,7 +252,8 @@ def _start(args, env, log_path, ready):
 @pytest.fixture
 def asgi_stack(transactional_db, tmp_path):
     """daphne (ASGI: HTTP + WebSocket) and a Celery worker as real processes on the test
-    PostgreSQL database, with Redis DB 2 as broker and channel layer. Stopped by pid."""
+    PostgreSQL database, with Redis DB 2 (KGK_BROWSER_REDIS_URL) as broker and channel layer.
+    Stopped by pid."""
     import os
     import socket
     import sys
@@ -258,7 +262,7 @@ def asgi_stack(transactional_db, tmp_path):
 
     if connection.vendor != "postgresql":
         service_missing("needs PostgreSQL: the ASGI server and the worker share the test database")
-    url = redis_db("redis://127.0.0.1:6379/2")
+    url = redis_db(os.environ.get("KGK_BROWSER_REDIS_URL", "redis://127.0.0.1:6379/2"))
     env = {**os.environ, "DATABASE_URL": database_url(connection), "REDIS_URL": url, "DEBUG": "true",
            "DATABASE_POOL": "1"}  # fmt: skip
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)

@@ -179,6 +179,11 @@ def exercise_http(m, step, viewers, recorder):
     if step % 4 == 0:
         for viewer, client in viewers:
             recorder.add(viewer, m.version, "get", client.get(f"/api/matches/{m.pk}/").json())
+    if step % 12 == 2:  # the game page: its state, the actions in words, the phrase table
+        for viewer, client in viewers:
+            lang = ("hu", "en")[step % 24 // 12]
+            page = client.get(f"/{lang}/play/{m.pk}/").content.decode()
+            recorder.add(viewer, m.version, "page", page)
     if step % 9 == 1:
         for viewer, client in viewers:
             after = max(0, m.seq - 40)

@@ -1,0 +1,118 @@
+"""The table's words (matches/presentation.py): every name the engine can produce has a
+rendering in both languages, legal actions read as words without ids, and the card faces the
+table shows come from the catalogue. The names come from the engine's source
+(tests/engine_vocabulary.py), so a new decision, event, step, zone or reason is caught."""
+
+import re
+
+import pytest
+from django.utils import translation
+from engine_vocabulary import vocabulary
+
+from engine.bots import make_bot
+from engine.game import apply, legal_actions, new_game, pending
+from engine.ruleset import Ruleset
+from engine.simulate import PRESETS, build_colony, load_cards
+from engine.view import view
+from matches import presentation, selectors
+
+TABLES = {
+    "decisions": presentation.decisions,
+    "events": presentation.events,
+    "steps": presentation.steps,
+    "zones": presentation.zones,
+    "phases": presentation.phases,
+    "windows": presentation.windows,
+    "reasons": presentation.reasons,
+}
+
+
+def strings(node):
+    if isinstance(node, dict):
+        for value in node.values():
+            yield from strings(value)
+    elif isinstance(node, str):
+        yield node
+
+
+@pytest.mark.parametrize("kind", sorted(TABLES))
+@pytest.mark.parametrize("lang", ["hu", "en"])
+def test_every_engine_name_has_a_rendering(kind, lang):
+    with translation.override(lang):
+        table = TABLES[kind]()
+    missing = vocabulary()[kind] - set(table)
+    assert not missing, f"{kind} without words in {lang}: {sorted(missing)}"
+    for name in vocabulary()[kind]:
+        for text in strings(table[name]):
+            assert text and "_" not in text, (kind, name, text)
+            assert lang == "en" or text != name, (kind, name, text)  # English may say "combat"
+
+
+def test_every_decision_says_what_and_why_with_its_rule():
+    with translation.override("hu"):
+        decisions = presentation.decisions()
+    for name in vocabulary()["decisions"]:
+        d = decisions[name]
+        assert d["title"] and d["help"] and re.fullmatch(r"R \d+(\.\d+)*( M\d)?", d["rule"])
+
+
+def test_every_action_kind_has_words():
+    with translation.override("en"):
+        phrases = presentation.actions()
+    keys = {k.split(".")[0] for k in phrases}
+    assert vocabulary()["actions"] <= keys
+    # a pick among cards says what the pick does, for each decision that asks for cards
+    asked = {"discard", "discard_ship", "search", "order_top", "return_to_colony"}
+    asked |= {"return_to_centre", "copy_event", "mode", "target", "attackers", "defenders"}
+    asked |= {"bombers", "distribute"}
+    assert {f"choose.{d}" for d in asked} <= set(phrases)
+
+
+def test_hungarian_is_hungarian():
+    """Every phrase of the table has its own Hungarian (a missing msgstr shows English)."""
+    with translation.override("en"):
+        en = presentation.client_strings()
+    with translation.override("hu"):
+        hu = presentation.client_strings()
+    same = [e for e, h in zip(strings(en), strings(hu), strict=True) if e == h]
+    allowed = {"%(card)s: %(stat)s %(amount)s", "%(card)s: %(from)s → %(to)s", "Xeno", "robot"}
+    assert set(same) - allowed - {s for s in same if re.fullmatch(r"[A-Z ]+[\d. M]*", s)} == set()
+
+
+def _game_positions(games=6):
+    cards = load_cards()
+    for g in range(games):
+        colonies = [build_colony(cards, PRESETS["laci"]), build_colony(cards, PRESETS["dani"])]
+        state = new_game(colonies, g, Ruleset(turn_limit=6))
+        bots = [make_bot("heuristic", g), make_bot("random", g)]
+        while (p := pending(state)) is not None:
+            yield state, p
+            apply(state, bots[p.player].choose(state, p.player))
+
+
+def test_legal_actions_read_as_words_without_ids():
+    """The old labels were "Választás: 182" and "Lerakás: Aknagyűrű (ship)"."""
+    seen_kinds = set()
+    for state, p in _game_positions():
+        seen = view(state, p.player)
+        names = selectors._names(seen)
+        for action in legal_actions(state):
+            labelled = selectors.labelled(action.to_dict(), names, p.decision)
+            seen_kinds.add(action.kind)
+            ids = {v for k, v in action.params if k != "at" and isinstance(v, int) and v > 9}
+            for lang in ("hu", "en"):
+                text = labelled[f"label_{lang}"]
+                words = set(re.findall(r"\d+", text))
+                assert not {str(i) for i in ids} & words, (action.id, text)
+                assert not re.search(r"[a-z]+_[a-z]+|\((ship|surface|canteen)\)", text), text
+    assert {"choose", "place", "fire", "attack", "pass", "end_turn"} <= seen_kinds
+
+
+@pytest.mark.django_db
+def test_card_faces_are_the_catalogue_face_in_the_page_language(client, catalogue):
+    got = client.get("/en/play/faces/?codes=KG1-001,NOPE").json()["faces"]
+    assert set(got) == {"KG1-001"}
+    face = got["KG1-001"]
+    assert face["printed"]["speed"] is not None and 'class="card-face' in face["html"]
+    hu = client.get("/hu/play/faces/?codes=KG1-001").json()["faces"]["KG1-001"]
+    assert hu["html"] != face["html"]  # the rules text and labels follow the language
