@@ -93,9 +93,15 @@ class Seat(models.Model):
 class ActionRequest(models.Model):
     PENDING, APPLIED, REJECTED = "pending", "applied", "rejected"
     STATUSES = [(s, s) for s in (PENDING, APPLIED, REJECTED)]
+    # Who made the request. A player's id is unique among that match's client requests only,
+    # so no id a client picks can take the place of a move the server makes for a bot or a
+    # clock (`bot:<version>`, `timeout:<version>`; issue 11).
+    CLIENT, BOT, CLOCK = "client", "bot", "clock"
+    ORIGINS = [(o, o) for o in (CLIENT, BOT, CLOCK)]
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="requests")
     seat = models.SmallIntegerField()
+    origin = models.CharField(max_length=6, choices=ORIGINS, default=CLIENT)
     client_action_id = models.CharField(max_length=64)
     expected_version = models.PositiveIntegerField()
     action = models.CharField(max_length=200)
@@ -109,7 +115,8 @@ class ActionRequest(models.Model):
         ordering = ["id"]
         constraints = [
             models.UniqueConstraint(
-                fields=["match", "client_action_id"], name="one_request_per_client_action_id"
+                fields=["match", "origin", "client_action_id"],
+                name="one_request_per_origin_and_action_id",
             )
         ]
         indexes = [models.Index(fields=["match", "status"])]

@@ -7,11 +7,13 @@ Unique client action ids and the lock make Celery's at-least-once delivery exact
 """
 
 import logging
+import re
 import secrets
 import time
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from cards_data.selectors import card_dicts
 from engine.actions import IllegalAction, MalformedAction, parse_action
@@ -32,6 +34,9 @@ log = logging.getLogger(__name__)
 
 COLONY_SIZE = 45  # R 9.1
 MAX_CLIENT_ID = 64
+# A client's action id: a UUID, a counter, ... but never the colon of the server's own ids
+# (`bot:<version>`, `timeout:<version>`), which live apart anyway (ActionRequest.origin).
+CLIENT_ID_PATTERN = re.compile(rf"[A-Za-z0-9._~-]{{1,{MAX_CLIENT_ID}}}")
 MAX_ACTION = 200
 
 
@@ -264,9 +269,14 @@ def _require_user(user):
 
 
 def _check_request_shape(client_action_id, expected_version, action):
-    if not isinstance(client_action_id, str) or not 0 < len(client_action_id) <= MAX_CLIENT_ID:
+    if not isinstance(client_action_id, str) or not CLIENT_ID_PATTERN.fullmatch(client_action_id):
         raise BadRequest(
-            "BAD_CLIENT_ACTION_ID", f"client_action_id must be a string of 1–{MAX_CLIENT_ID} chars."
+            "BAD_CLIENT_ACTION_ID",
+            _(
+                "client_action_id must be 1 to %(max)s letters, digits, dots, dashes, "
+                "underscores or tildes (a UUID will do)."
+            )
+            % {"max": MAX_CLIENT_ID},
         )
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
         raise BadRequest("BAD_VERSION", "expected_version must be a whole number.")
@@ -317,8 +327,19 @@ def _check_now(match, seat, expected_version, action):
             f"The game moved on (version {match.version}); reload and choose again.",
             current_version=match.version,
         )
+    if expected_version > match.version:
+        # Refused, not stored: a request waiting for a position that does not exist yet would
+        # let a player queue moves (and ids) ahead of the bots and the clocks (issue 11).
+        raise Conflict(
+            "VERSION_NOT_REACHED",
+            _(
+                "The game is at version %(current)s, not %(expected)s yet; "
+                "choose from the position you see now."
+            )
+            % {"current": match.version, "expected": expected_version},
+            current_version=match.version,
+        )
     if expected_version == match.version:
-        # A request for a later version (sent back to back) is checked by the drain instead.
         if match.deciding_seat != seat:
             raise Forbidden("NOT_YOUR_DECISION", "It is not your decision now; wait for your turn.")
         if action not in match.legal_ids:
@@ -327,8 +348,10 @@ def _check_now(match, seat, expected_version, action):
             )
 
 
-def _existing_request(match, client_action_id, seat, action):
-    found = ActionRequest.objects.filter(match=match, client_action_id=client_action_id).first()
+def _existing_request(match, client_action_id, seat, action, origin=ActionRequest.CLIENT):
+    found = ActionRequest.objects.filter(
+        match=match, origin=origin, client_action_id=client_action_id
+    ).first()
     if found is not None and (found.seat != seat or found.action != action):
         raise Conflict(
             "CLIENT_ACTION_ID_REUSED",
@@ -337,19 +360,22 @@ def _existing_request(match, client_action_id, seat, action):
     return found
 
 
-def _store_request(match, seat, client_action_id, expected_version, action) -> ActionRequest:
+def _store_request(
+    match, seat, client_action_id, expected_version, action, origin=ActionRequest.CLIENT
+) -> ActionRequest:
     try:
         with transaction.atomic():
             request = ActionRequest.objects.create(
                 match=match,
                 seat=seat,
+                origin=origin,
                 client_action_id=client_action_id,
                 expected_version=expected_version,
                 action=action,
             )
             transaction.on_commit(lambda: _queue("drain_match", match.pk))
     except IntegrityError:  # the same request, submitted at the same moment
-        return _existing_request(match, client_action_id, seat, action)
+        return _existing_request(match, client_action_id, seat, action, origin)
     return request
 
 
@@ -560,7 +586,9 @@ def play_bot_move(match_id: int, version: int) -> ActionRequest | None:
     state = load(match.state)
     bot = make_bot(seat.bot, seed=f"{match.seed}:{version}")
     action = bot.choose(state, seat.seat)
-    return _store_request(match, seat.seat, f"bot:{version}", version, action.id)
+    return _store_request(
+        match, seat.seat, f"bot:{version}", version, action.id, origin=ActionRequest.BOT
+    )
 
 
 def play_bot_game(match_id: int, version: int) -> int:
@@ -619,6 +647,7 @@ def _play_bot_decisions(match, seats, state, now):
         request = ActionRequest(
             match=match,
             seat=seat.seat,
+            origin=ActionRequest.BOT,
             client_action_id=f"bot:{match.version}",
             expected_version=match.version,
             action=bot.choose(state, seat.seat).id,
@@ -650,7 +679,12 @@ def submit_default_move(match_id: int) -> str:
             return _out_of_time(match, seats, now)
         action = clocks.default_action(match.legal_ids)
         request = _store_request(
-            match, match.deciding_seat, f"timeout:{match.version}", match.version, action
+            match,
+            match.deciding_seat,
+            f"timeout:{match.version}",
+            match.version,
+            action,
+            origin=ActionRequest.CLOCK,
         )
         return f"default:{request.action}"
 

@@ -179,54 +179,48 @@ def test_the_same_client_action_id_is_applied_once(
     assert other.status_code == 409 and other.json()["code"] == "CLIENT_ACTION_ID_REUSED"
 
 
-def test_actions_sent_back_to_back_apply_in_order(players, decks):
-    """Requests for versions v, v+1, ... queued before the drain runs apply in that order
-    (the seats alternate, so each player sends for a version the game has not reached)."""
-    from engine.serialize import load, state_hash
-    from matches import services
+@pytest.mark.parametrize("first", ["player", "clock"])
+def test_requests_pending_together_apply_in_the_order_they_came(
+    players, decks, first, django_capture_on_commit_callbacks
+):
+    """Two requests for one version wait for the same drain (the player's move and the
+    clock's default move): the first stored is applied, the other is rejected as stale, and
+    the player can read why. (An action for a version not reached yet is refused at once:
+    tests/matches/test_server_moves.py.)"""
+    from datetime import timedelta
 
-    from .kit import plan_actions
+    from django.test import Client
+    from django.utils import timezone
+
+    from matches import services
 
     colonies = [services.deck_colony(d, "original") for d in decks]
     match = services.create_match(players=players, colonies=colonies, seed=11)
     match.refresh_from_db()
-    plan, expected = plan_actions(load(match.state), 30)
-    for version, (seat, action) in enumerate(plan, start=match.version):
-        services.submit_action(
-            match, players[seat], client_action_id=f"b{version}", expected_version=version,
-            action=action,
-        )  # fmt: skip
-    assert services.drain(match.pk) == 30
-    match.refresh_from_db()
-    applied = ActionRequest.objects.filter(match=match).order_by("applied_version")
-    assert [(r.seat, r.action) for r in applied] == plan
-    assert state_hash(load(match.state)) == expected
-
-
-def test_a_later_request_that_no_longer_fits_is_rejected_by_the_drain(players, decks):
-    from matches import services
-
-    alice, bob = players
-    colonies = [services.deck_colony(d, "original") for d in decks]
-    match = services.create_match(players=(alice, bob), colonies=colonies, seed=11)
-    match.refresh_from_db()
-    user = (alice, bob)[match.deciding_seat]
-    v = match.version
-    services.submit_action(
-        match, user, client_action_id="late", expected_version=v + 5, action="pass"
+    v, user = match.version, players[match.deciding_seat]
+    now = timezone.now()
+    Match.objects.filter(pk=match.pk).update(
+        decision_started=now - timedelta(seconds=match.decision_limit + 1),
+        decision_deadline=now - timedelta(seconds=1),
     )
-    assert services.drain(match.pk) == 0
-    request = ActionRequest.objects.get(match=match, client_action_id="late")
-    assert request.status == "rejected" and request.code == "STALE_VERSION"
-    status = alice_status = None  # the player can read why
-    client_user = user
-    from django.test import Client
-
+    with django_capture_on_commit_callbacks(execute=False):  # nothing drains yet
+        for source in (first, {"player": "clock", "clock": "player"}[first]):
+            if source == "clock":
+                services.submit_default_move(match.pk)
+            else:
+                services.submit_action(
+                    match, user, client_action_id="mine", expected_version=v,
+                    action=match.legal_ids[-1],
+                )  # fmt: skip
+    assert services.drain(match.pk) == 1
+    requests = list(ActionRequest.objects.filter(match=match).order_by("id"))
+    assert [r.status for r in requests] == ["applied", "rejected"]
+    assert requests[1].code == "STALE_VERSION"
     c = Client()
-    c.force_login(client_user)
-    alice_status = c.get(f"/api/matches/{match.pk}/actions/{request.pk}/").json()["request"]
-    status = alice_status["status"]
-    assert status == "rejected" and alice_status["code"] == "STALE_VERSION"
+    c.force_login(user)
+    mine = next(r for r in requests if r.origin == "client")
+    status = c.get(f"/api/matches/{match.pk}/actions/{mine.pk}/").json()["request"]
+    assert status["status"] == ("applied" if first == "player" else "rejected")
 
 
 def test_events_after_n_are_the_viewers_projection(alice_client, bob_client, bot_match):

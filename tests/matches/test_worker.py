@@ -151,16 +151,30 @@ def test_200_copies_of_one_action_apply_exactly_once(celery_worker_process, play
     assert_consistent(match)
 
 
-def test_actions_sent_back_to_back_apply_in_order(celery_worker_process, players, decks):
-    """NOTES.md: Celery keeps no per-game order; the drain does (ordered by request id)."""
+def test_actions_sent_as_fast_as_the_game_allows_apply_in_order(
+    celery_worker_process, players, decks
+):
+    """NOTES.md: Celery keeps no per-game order; the drain does. Each action is sent the
+    moment its version is reached, and one for the next version with it, which is refused
+    (409, stored nowhere: issue 11) instead of waiting in the queue."""
     colonies = [services.deck_colony(d, "original") for d in decks]
     match = services.create_match(players=players, colonies=colonies, seed=41)
     match.refresh_from_db()
     plan, expected_hash = plan_actions(load(match.state), 60, seed=4)
     clients = [logged_in(u) for u in players]
+    url = f"/api/matches/{match.pk}/actions/"
     for version, (seat, action) in enumerate(plan, start=match.version):
+        wait_until(
+            lambda v=version: Match.objects.get(pk=match.pk).version == v, what=f"v{version}"
+        )
+        ahead = {
+            "client_action_id": f"a{version}",
+            "expected_version": version + 1,
+            "action": action,
+        }
         body = {"client_action_id": f"o{version}", "expected_version": version, "action": action}
-        response = clients[seat].post(f"/api/matches/{match.pk}/actions/", body, "application/json")
+        assert clients[seat].post(url, ahead, "application/json").status_code == 409
+        response = clients[seat].post(url, body, "application/json")
         assert response.status_code == 202, response.json()
     wait_until(lambda: Match.objects.get(pk=match.pk).version >= len(plan), what="60 actions")
     match.refresh_from_db()
