@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from cards_data.selectors import card_dicts
-from decks.services import validate_entries
+from decks import play
 
 from . import simulation
 from .models import LabChunk, LabRun
@@ -35,19 +35,20 @@ def deck_colony(deck) -> list[list]:
 
 
 def _check_deck(deck, colony):
-    problems = validate_entries([tuple(row) for row in colony], deck.ruleset)
-    if problems:
+    """The deck must make a playable colony (decks.play, R 9) before any game is queued."""
+    try:
+        play.colony(colony, deck.ruleset)
+    except play.DeckNotPlayable as error:
+        if error.code != "DECK_NOT_LEGAL":
+            raise LabRefused(
+                _("Decks of this ruleset cannot be simulated yet."),
+                code="ruleset_not_supported",
+                problems=error.problems,
+            ) from error
         raise LabRefused(
             _("This deck is not legal, so it cannot be played: fix it in the builder first."),
             code="deck_not_legal",
-            problems=problems,
-        )
-    try:
-        simulation.game_ruleset(deck.ruleset)
-    except ValueError as error:
-        raise LabRefused(
-            _("Decks for the simplified combat variant cannot be simulated yet."),
-            code="ruleset_not_supported",
+            problems=error.problems,
         ) from error
 
 

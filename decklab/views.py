@@ -4,9 +4,8 @@ from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
+from decks import play
 from decks.selectors import visible_decks
-from decks.services import validate_entries
-from decks.views_pages import problem_rows
 
 from . import services
 from .api import BadInput, parse_games
@@ -17,13 +16,13 @@ DEFAULT_GAMES = 200
 
 
 def _lab_context(request, deck, games, error=None):
-    problems = validate_entries([tuple(r) for r in services.deck_colony(deck)], deck.ruleset)
+    problems = play.problems(deck, deck.ruleset)
     lang = "hu" if (request.LANGUAGE_CODE or "hu").startswith("hu") else "en"
     return {
         "deck": deck,
         "games": games,
         "error": error,
-        "problems": problem_rows(problems),
+        "problems": problems,
         "max_games": services.MAX_GAMES,
         "opponents": [opponent_label(ref, lang) for ref in reference_decks()],
         "runs": visible_runs(request.user).filter(deck=deck)[:10],

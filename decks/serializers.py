@@ -1,8 +1,9 @@
 from rest_framework import serializers
 
-from engine.deck import DECK_SIZE, RULESETS
+from engine.deck import DECK_SIZE
 
 from .models import Deck, DeckVersion
+from .play import RULESETS
 
 
 class EntrySerializer(serializers.Serializer):

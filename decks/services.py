@@ -10,8 +10,9 @@ from django.db import transaction
 
 from cards_data.models import Card
 from cards_data.selectors import card_dicts
-from engine.deck import DECK_SIZE, RULESETS, check_deck
+from engine.deck import DECK_SIZE, RULESETS
 
+from . import play
 from .models import CollectionEntry, Deck, DeckCard, DeckVersion
 
 MAX_DISTINCT_CARDS = 200  # a 45-card deck has at most 45; room for casual piles, not abuse
@@ -45,22 +46,16 @@ def clean_entries(pairs: Iterable) -> list[tuple[str, int]]:
     return sorted(merged.items())
 
 
-def problem_payload(problem) -> dict:
-    return {"code": problem.code, **problem.data}
-
-
 def validate_entries(
     entries: list[tuple[str, int]], ruleset: str = "original", known: dict | None = None
 ) -> list[dict]:
-    """Every R 9 problem of these (code, count) pairs, unknown codes included (R 9.7).
+    """Every R 9 problem of these (code, count) pairs, unknown codes included (R 9.7),
+    each with its code, data and sentence (decks.play.problems).
 
     `known` (code -> card dict, as `card_dicts` gives) saves the lookup when the caller
     has the cards already.
     """
-    if known is None:
-        known = card_dicts(code for code, _ in entries)
-    pairs = [(known.get(code, code), count) for code, count in entries]
-    return [problem_payload(p) for p in check_deck(pairs, RULESETS[ruleset])]
+    return play.problems(entries, ruleset, known)
 
 
 def _require_known(entries, known: dict):

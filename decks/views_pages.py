@@ -92,60 +92,6 @@ def ruleset_label(ruleset: str) -> str:
     return str(dict(RULESET_CHOICES).get(ruleset, ruleset))
 
 
-# R 9.7: one message per problem code, in both languages (%-style, named parameters).
-PROBLEM_MESSAGES = {
-    "DECK_SIZE": {
-        "en": "The colony has %(count)d cards; it must have exactly %(required)d (R 9.1).",
-        "hu": "A kolóniában %(count)d lap van; pontosan %(required)d kell (R 9.1).",
-    },
-    "COPY_LIMIT": {
-        "en": "%(count)d copies of “%(name)s”: at most %(max)d cards of the same name are allowed (R 9.2).",
-        "hu": "„%(name)s”: %(count)d példány; azonos nevű lapból legfeljebb %(max)d lehet (R 9.2).",
-    },
-    "OPPOSING_RACES": {
-        "en": "%(a)s and %(b)s are opposing races: a colony cannot contain both (R 9.3).",
-        "hu": "%(a)s és %(b)s ellentétes fajok: egy kolóniában nem lehetnek együtt (R 9.3).",
-    },
-    "TOO_MANY_RACES": {
-        "en": "The colony has %(n)d races (%(races)s); this variant allows at most %(max)d (R 9.5.2).",
-        "hu": "A kolóniában %(n)d faj van (%(races)s); ez a változat legfeljebb %(max)d fajt enged (R 9.5.2).",
-    },
-    "SIMPLIFIED_COMBAT_CARD": {
-        "en": "“%(name)s” refers to speed or returning fire, so it cannot be used with the simplified combat system (R 9.5.4).",
-        "hu": "„%(name)s” sebességre vagy viszonttűzre hivatkozik, ezért az egyszerűsített harcrendszerrel nem használható (R 9.5.4).",
-    },
-    "UNKNOWN_CARD": {
-        "en": "Unknown card “%(card)s” (%(count)d copies) (R 9.7).",
-        "hu": "Ismeretlen lap: „%(card)s” (%(count)d példány) (R 9.7).",
-    },
-}
-UNKNOWN_PROBLEM = {"en": "Problem %(code)s.", "hu": "Hiba: %(code)s."}
-
-
-def problem_message(problem: dict, lang: str | None = None) -> str:
-    """A person's sentence for one services.validate_entries problem."""
-    lang = lang or _lang()
-    code = problem.get("code", "")
-    params = dict(problem)
-    if code == "OPPOSING_RACES":
-        a, b = problem["pair"]
-        params.update(a=race_label(a, lang), b=race_label(b, lang))
-    elif code == "TOO_MANY_RACES":
-        params.update(
-            n=len(problem["races"]), races=", ".join(race_label(r, lang) for r in problem["races"])
-        )
-    template = PROBLEM_MESSAGES.get(code, UNKNOWN_PROBLEM)[lang]
-    try:
-        return template % params
-    except (KeyError, TypeError, ValueError):
-        return UNKNOWN_PROBLEM[lang] % {"code": code}
-
-
-def problem_rows(problems: list[dict]) -> list[dict]:
-    lang = _lang()
-    return [{"code": p["code"], "message": problem_message(p, lang)} for p in problems]
-
-
 # --------------------------------------------------------------------------- reads
 
 
@@ -394,7 +340,7 @@ def deck_detail(request, pk):
         "total": total,
         "deck_size": DECK_SIZE,
         "groups": grouped_entries([(cards[code], count) for code, count in entries]),
-        "problems": problem_rows(problems),
+        "problems": problems,
         "legal": not problems,
         "ruleset_label": ruleset_label(deck.ruleset),
         "races": race_chips(deck.race_list),
@@ -587,7 +533,7 @@ def import_page(request):
         return render(request, "decks/import.html", context, status=400)
     ruleset = data.get("ruleset") or result.meta.get("ruleset") or "original"
     problems = services.validate_entries(entries, ruleset)
-    context.update(problems=problem_rows(problems), legal=not problems, ruleset=ruleset)
+    context.update(problems=problems, legal=not problems, ruleset=ruleset)
     if request.user.is_authenticated and request.POST.get("action") != "check":
         name = (
             data.get("name")

@@ -16,10 +16,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from cards_data.selectors import card_dicts
+from decks import play
 from engine.actions import IllegalAction, MalformedAction, parse_action
 from engine.bots import BOTS, make_bot
-from engine.deck import RULESETS as DECK_RULESETS
-from engine.deck import check_deck
 from engine.flow import Event
 from engine.game import apply, legal_actions, new_game, pending
 from engine.ruleset import Ruleset
@@ -45,19 +44,16 @@ MAX_ACTION = 200
 
 def engine_ruleset(ruleset: str, options: dict | None = None) -> Ruleset:
     """The engine's game ruleset for a match ruleset name (+ extra flags, e.g. turn_limit)."""
-    if ruleset not in DECK_RULESETS:
-        raise BadRequest("UNKNOWN_RULESET", f"Unknown ruleset {ruleset!r}; use one of "
-                         f"{', '.join(DECK_RULESETS)}.")  # fmt: skip
-    deck_rules = DECK_RULESETS[ruleset]
-    flags = {"race_rule": deck_rules.race_rule, **(options or {})}
-    if deck_rules.simplified_combat:
-        flags["simplified_combat"] = True
     try:
-        return Ruleset.from_dict(flags)
-    except (ValueError, TypeError) as exc:
-        raise Unprocessable(
-            "RULESET_NOT_PLAYABLE", f"The ruleset {ruleset!r} cannot be played online yet: {exc}"
-        ) from exc
+        return play.game_ruleset(ruleset, **(options or {}))
+    except play.DeckNotPlayable as exc:
+        raise _play_error(exc) from exc
+
+
+def _play_error(exc) -> MatchError:
+    """decks.play's one error as this app's HTTP-shaped error (unknown name: 400)."""
+    error = BadRequest if exc.code == "UNKNOWN_RULESET" else Unprocessable
+    return error(exc.code, str(exc), problems=exc.problems)
 
 
 def colony_defs(codes: list[str]) -> list[dict]:
@@ -71,17 +67,10 @@ def colony_defs(codes: list[str]) -> list[dict]:
 
 def deck_colony(deck, ruleset: str) -> list[str]:
     """A deck's 45 card codes, if it is legal for the ruleset (R 9); every problem otherwise."""
-    entries = list(deck.entries.values_list("card__code", "count"))
-    known = card_dicts(code for code, _ in entries)
-    problems = check_deck([(known.get(c, c), n) for c, n in entries], DECK_RULESETS[ruleset])
-    if problems:
-        raise Unprocessable(
-            "DECK_NOT_LEGAL",
-            f"The deck “{deck.name}” is not legal for the {ruleset} ruleset (R 9): "
-            + "; ".join(p.code for p in problems),
-            problems=[{"code": p.code, **p.data} for p in problems],
-        )
-    return [code for code, count in sorted(entries) for _ in range(count)]
+    try:
+        return play.colony(deck, ruleset)
+    except play.DeckNotPlayable as exc:
+        raise _play_error(exc) from exc
 
 
 def _check_colony(colony, seat: int) -> list[str]:
@@ -255,8 +244,6 @@ def _own_deck_colony(user, deck, ruleset: str) -> list[str]:
         raise BadRequest("NO_DECK", "Choose one of your decks.")
     if deck.owner_id != user.pk:
         raise Forbidden("NOT_YOUR_DECK", "You can only play with one of your own decks.")
-    if ruleset not in DECK_RULESETS:
-        engine_ruleset(ruleset)  # raises the clear error
     return deck_colony(deck, ruleset)
 
 

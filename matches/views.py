@@ -17,17 +17,14 @@ from django.views.decorators.http import require_http_methods
 
 from cards_data.models import Card
 from cards_data.selectors import card_dicts
-from decks.models import RULESET_CHOICES, Deck
-from decks.services import validate_entries
-from decks.views_pages import problem_message
+from decks import play
+from decks.models import Deck
+from decks.problems import problem_message
 
 from . import selectors, services
 from .errors import BadRequest, MatchError, NotFound
 from .models import Match
 from .presentation import client_strings
-
-PLAYABLE_RULESETS = ("original", "max4", "free")  # simplified combat: not in the engine yet
-RULESET_LABELS = dict(RULESET_CHOICES)
 
 
 def error_message(error: MatchError) -> str:
@@ -58,10 +55,10 @@ def deck_rows(user) -> list[dict]:
         per_ruleset = [
             {
                 "ruleset": ruleset,
-                "label": RULESET_LABELS[ruleset],
-                "problems": [problem_message(p) for p in validate_entries(entries, ruleset, known)],
+                "label": label,
+                "problems": [p["message"] for p in play.problems(entries, ruleset, known)],
             }
-            for ruleset in PLAYABLE_RULESETS
+            for ruleset, label in play.ruleset_choices(playable_only=True)
         ]
         legal = any(r["ruleset"] == deck.ruleset and not r["problems"] for r in per_ruleset)
         rows.append({"deck": deck, "rulesets": per_ruleset, "legal": legal})
@@ -81,7 +78,7 @@ def _lobby_lists(user):
 
 
 def _with_label(item: dict) -> dict:
-    return {**item, "ruleset_label": RULESET_LABELS.get(item["ruleset"], item["ruleset"])}
+    return {**item, "ruleset_label": play.RULESET_LABELS.get(item["ruleset"], item["ruleset"])}
 
 
 def _deck_from_post(request):
@@ -130,6 +127,7 @@ def lobby(request):
             return redirect("matches:game", pk=match.pk)
     context = {
         "decks": deck_rows(request.user),
+        "rulesets": play.ruleset_choices(playable_only=True),
         "error": error,
         "problems": problems,
         "posted": request.POST,

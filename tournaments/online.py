@@ -23,6 +23,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from decks import play
+
 from .models import Match, OnlineGame, Registration, Round, Tournament
 
 log = logging.getLogger(__name__)
@@ -37,7 +39,7 @@ def game_time_limit(t: Tournament) -> int:
 
 def colony_codes(reg: Registration) -> list[str]:
     """The registration's frozen decklist as 45 card codes, one per copy (R 9.6)."""
-    return [code for code, count in reg.cards for _ in range(count)]
+    return play.expand(reg.cards)
 
 
 def _seats(match: Match) -> tuple[Registration, Registration]:

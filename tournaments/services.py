@@ -13,8 +13,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from decks import play
 from decks.models import Deck
-from decks.services import validate_entries
 
 from . import online, swiss
 from . import standings as standings_mod
@@ -31,12 +31,12 @@ class DeckNotLegal(ValidationError):
     """The deck breaks R 9 under the original ruleset (R 9.6); `problems` as in R 9.7."""
 
     def __init__(self, problems):
-        codes = ", ".join(sorted({p["code"] for p in problems}))
+        sentences = " ".join(p["message"] for p in problems)
         super().__init__(
             {
                 "deck": [
-                    _("The deck is not legal under the original rules (R 9.6): %(codes)s.")
-                    % {"codes": codes}
+                    _("The deck is not legal under the original rules (R 9.6): %(problems)s")
+                    % {"problems": sentences}
                 ]
             }
         )
@@ -105,9 +105,10 @@ def _check_deck(player, deck: Deck) -> list[list]:
     if deck.owner_id != player.id:
         raise PermissionDenied(_("You can register only with your own deck."))
     cards, _version = frozen_decklist(deck)
-    problems = validate_entries([tuple(e) for e in cards], TOURNAMENT_RULESET)
-    if problems:
-        raise DeckNotLegal(problems)
+    try:
+        play.colony(cards, TOURNAMENT_RULESET)
+    except play.DeckNotPlayable as error:
+        raise DeckNotLegal(error.problems) from error
     return cards
 
 

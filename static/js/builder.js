@@ -13,120 +13,25 @@
   if (!root) return;
 
   const LANG = document.documentElement.lang === "en" ? "en" : "hu";
-  const DECK_SIZE = 45; // R 9.1
+  // Everything the builder says and every rule fact it uses comes from the server
+  // (decks/views_builder.py builder_config): no translations or rules live here.
+  const CONFIG = JSON.parse(document.getElementById("builder-config").textContent);
+  const DECK_SIZE = CONFIG.deck_size; // R 9.1
   const MAX_COUNT = 45; // the API's bound for one entry
   const SEARCH_DELAY_MS = 250;
   const VALIDATE_DELAY_MS = 100;
   const CODES_PER_LOOKUP = 40; // `code:X or code:Y …` stays far below the 1000-character limit
+  const TYPE_ORDER = CONFIG.type_order;
+  const TYPE_HEADERS = CONFIG.type_headers;
 
-  // R 4.1: types in rulebook order; the section headers of the text export (decks/textformat.py).
-  const TYPE_ORDER = ["ship", "armament", "crew", "base", "event", "interrupt"];
-  const TYPE_HEADERS = {
-    ship: { hu: "Űrhajók", en: "Ships" },
-    armament: { hu: "Fegyverzetek", en: "Armaments" },
-    crew: { hu: "Legénység", en: "Crew" },
-    base: { hu: "Bázisok", en: "Bases" },
-    event: { hu: "Események", en: "Events" },
-    interrupt: { hu: "Megszakítások", en: "Interrupts" },
-    other: { hu: "Egyéb", en: "Other" },
-  };
-  // How each ruleset restricts races (engine/deck.py RULESETS: simplified keeps the original rule).
-  const RACE_RULE = { original: "original", max4: "max4", free: "free", simplified: "original" };
-  const MAX_RACES = 4;
-
-  // ------------------------------------------------------------------ strings
-
-  const STRINGS = {
-    hu: {
-      legal: "Szabályos",
-      problems: (p) => `${p.n} hiba`,
-      checking: "Ellenőrzés…",
-      check_failed: "Az ellenőrzés nem sikerült",
-      DECK_SIZE: (p) => `A kolóniában ${p.count} lap van; pontosan ${p.required} kell (R 9.1).`,
-      COPY_LIMIT: (p) => `„${p.name}”: ${p.count} példány; egy lapból legfeljebb ${p.max} lehet (R 9.2).`,
-      OPPOSING_RACES: (p) => `Ellentétes fajok: ${p.a} és ${p.b} lapjai nem lehetnek egy kolóniában (R 9.3).`,
-      TOO_MANY_RACES: (p) => `${p.n} faj (${p.races}); ebben a változatban legfeljebb ${p.max} lehet (R 9.5.2).`,
-      SIMPLIFIED_COMBAT_CARD: (p) => `„${p.name}” sebességre vagy visszalövésre hivatkozik: egyszerűsített harcrendszerrel nem tehető a kolóniába (R 17.2.3).`,
-      UNKNOWN_CARD: (p) => `Ismeretlen lap: ${p.card}.`,
-      unknown_problem: (p) => `Szabálysértés: ${p.code}.`,
-      results: (p) => (p.shown < p.total ? `${p.shown} / ${p.total} lap` : `${p.total} lap`),
-      no_results: "Nincs ilyen lap.",
-      type_search: "Írj be egy keresést (pl. r:zarg t:ship), vagy válassz fajt.",
-      add_one: (p) => `Egy „${p.name}” hozzáadása`,
-      remove_one: (p) => `Egy „${p.name}” elvétele`,
-      in_deck: (p) => `${p.n} a kolóniában`,
-      missing: (p) => `hiányzik ${p.n}`,
-      missing_total: (p) => (p.n ? `${p.n} lap hiányzik a gyűjteményedből.` : "Minden lap megvan a gyűjteményedben."),
-      collection_failed: "A gyűjtemény nem tölthető be.",
-      opposes: (p) => `${p.race}: ellentétes faja (${p.other}) már a kolóniában van.`,
-      too_many: (p) => `Már ${p.max} faj van a kolóniában.`,
-      in_colony: (p) => `${p.n} ${p.race} lap a kolóniában`,
-      filter_race: (p) => `Keresés: ${p.race}`,
-      saving: "Mentés…",
-      saved: (p) => `Elmentve: ${p.version}. változat.`,
-      saved_same: (p) => `Elmentve; nem változott (${p.version}. változat).`,
-      unsaved: "Nem mentett változások.",
-      save_failed: "A mentés nem sikerült.",
-      network: "Hálózati hiba; próbáld újra.",
-      edit_deck: "Pakli szerkesztése",
-      importing: "Beolvasás…",
-      imported: (p) => `Beolvasva: ${p.count} lap (${p.kinds} féle).`,
-      import_failed: "A lista nem olvasható be; javítsd a hibás sorokat.",
-      import_partial: (p) => `Csak az olvasható ${p.count} lap beolvasása`,
-      did_you_mean: "Erre gondoltál?",
-      cost: "Ár",
-      open_card: "Lap megnyitása",
-      share_failed: "A megosztási kód nem kérhető le.",
-      empty_export: "",
-    },
-    en: {
-      legal: "Legal",
-      problems: (p) => `${p.n} ${p.n === 1 ? "problem" : "problems"}`,
-      checking: "Checking…",
-      check_failed: "Could not check",
-      DECK_SIZE: (p) => `The colony has ${p.count} cards; it must have exactly ${p.required} (R 9.1).`,
-      COPY_LIMIT: (p) => `"${p.name}": ${p.count} copies; at most ${p.max} of a card (R 9.2).`,
-      OPPOSING_RACES: (p) => `Opposing races: ${p.a} and ${p.b} cards cannot share a colony (R 9.3).`,
-      TOO_MANY_RACES: (p) => `${p.n} races (${p.races}); this variant allows at most ${p.max} (R 9.5.2).`,
-      SIMPLIFIED_COMBAT_CARD: (p) => `"${p.name}" refers to speed or returning fire: not allowed with the simplified combat system (R 17.2.3).`,
-      UNKNOWN_CARD: (p) => `Unknown card: ${p.card}.`,
-      unknown_problem: (p) => `Rule problem: ${p.code}.`,
-      results: (p) => (p.shown < p.total ? `${p.shown} of ${p.total} cards` : `${p.total} ${p.total === 1 ? "card" : "cards"}`),
-      no_results: "No cards match.",
-      type_search: "Type a search (e.g. r:zarg t:ship) or pick a race.",
-      add_one: (p) => `Add one ${p.name}`,
-      remove_one: (p) => `Remove one ${p.name}`,
-      in_deck: (p) => `${p.n} in the colony`,
-      missing: (p) => `missing ${p.n}`,
-      missing_total: (p) => (p.n ? `${p.n} ${p.n === 1 ? "card is" : "cards are"} missing from your collection.` : "You own every card of this colony."),
-      collection_failed: "Could not load your collection.",
-      opposes: (p) => `${p.race}: its opposing race (${p.other}) is already in the colony.`,
-      too_many: (p) => `The colony already has ${p.max} races.`,
-      in_colony: (p) => `${p.n} ${p.race} cards in the colony`,
-      filter_race: (p) => `Search ${p.race}`,
-      saving: "Saving…",
-      saved: (p) => `Saved as version ${p.version}.`,
-      saved_same: (p) => `Saved; nothing changed (version ${p.version}).`,
-      unsaved: "Unsaved changes.",
-      save_failed: "Could not save.",
-      network: "Network error; try again.",
-      edit_deck: "Edit deck",
-      importing: "Importing…",
-      imported: (p) => `Imported ${p.count} cards (${p.kinds} different).`,
-      import_failed: "The list could not be read; fix the lines below.",
-      import_partial: (p) => `Import only the ${p.count} readable cards`,
-      did_you_mean: "Did you mean:",
-      cost: "Cost",
-      open_card: "Open the card",
-      share_failed: "Could not get the share code.",
-      empty_export: "",
-    },
-  };
-
-  function t(key, params) {
-    const entry = STRINGS[LANG][key] ?? STRINGS.en[key];
+  /** The server's sentence for `key`, its %(name)s parameters filled in; a counted
+   * message ({one, other}) is chosen by `count`. */
+  function t(key, params, count) {
+    let entry = CONFIG.strings[key];
     if (entry === undefined) return key;
-    return typeof entry === "function" ? entry(params || {}) : entry;
+    if (typeof entry === "object") entry = count === 1 ? entry.one : entry.other;
+    const values = params || {};
+    return entry.replace(/%\((\w+)\)[sd]/g, (whole, name) => (name in values ? String(values[name]) : whole));
   }
 
   // ------------------------------------------------------------------ state
@@ -254,6 +159,13 @@
   const cardUrl = (code) => root.dataset.cardUrl.replace("CODE", encodeURIComponent(code));
   const editUrl = (id) => root.dataset.editUrl.replace(/\/0\/edit\/$/, `/${id}/edit/`);
 
+  function resultsText() {
+    if (!state.total) return t("no_results");
+    const shown = state.results.length;
+    if (shown < state.total) return t("results", { shown, total: state.total });
+    return t("results_all", { total: state.total }, state.total);
+  }
+
   function raceName(id) {
     const race = state.races.find((r) => r.id === id);
     return race ? race[LANG] : id;
@@ -358,44 +270,16 @@
     renderProblems(data.problems);
   }
 
-  const CARD_CODE = /^[A-Z][A-Z0-9]*-\d{3,}$/;
-
-  /** The problem's code. decks.services.problem_payload spreads the problem's data over
-   * its code, so a SIMPLIFIED_COMBAT_CARD problem ({name, code: card code}) arrives with
-   * the card's code in `code`: recognise it by that. */
-  function problemCode(problem) {
-    if (CARD_CODE.test(problem.code || "") && problem.name) return "SIMPLIFIED_COMBAT_CARD";
-    return problem.code;
-  }
-
-  function problemText(problem) {
-    const code = problemCode(problem);
-    const params = { ...problem };
-    if (code === "COPY_LIMIT" || code === "SIMPLIFIED_COMBAT_CARD") {
-      // the engine names cards by their Hungarian name (R 9.2); show the UI language's
-      const card = [...state.cards.values()].find((c) => c.name === problem.name);
-      if (card) params.name = cardName(card);
-    } else if (code === "OPPOSING_RACES") {
-      params.a = raceName(problem.pair[0]);
-      params.b = raceName(problem.pair[1]);
-    } else if (code === "TOO_MANY_RACES") {
-      params.n = problem.races.length;
-      params.races = problem.races.map(raceName).join(", ");
-    }
-    if (!(code in STRINGS[LANG])) return t("unknown_problem", params);
-    return t(code, params);
-  }
-
   function renderProblems(problems) {
     state.problems = problems;
     el.problems.replaceChildren(
       ...problems.map((problem) =>
-        make("li", { class: "problem", dataset: { code: problemCode(problem) } }, problemText(problem))
+        make("li", { class: "problem", dataset: { code: problem.code } }, problem.message)
       )
     );
     el.badge.dataset.legal = problems.length ? "false" : "true";
     el.badge.dataset.problems = String(problems.length);
-    el.badge.textContent = problems.length ? t("problems", { n: problems.length }) : t("legal");
+    el.badge.textContent = problems.length ? t("problems", { n: problems.length }, problems.length) : t("legal");
   }
 
   // ------------------------------------------------------------------ search
@@ -506,7 +390,7 @@
     el.results.dataset.query = state.lastQuery || ""; // which query these results answer
     el.more.hidden = !state.nextUrl;
     if (state.lastQuery) {
-      el.summary.textContent = state.total ? t("results", { shown: state.results.length, total: state.total }) : t("no_results");
+      el.summary.textContent = resultsText();
     }
     updateActiveDescendant();
     renderPreview();
@@ -663,7 +547,7 @@
   function blockedRaces() {
     const inDeck = deckRaces();
     const blocked = new Map(); // race -> reason
-    const rule = RACE_RULE[el.ruleset.value] || "original";
+    const rule = CONFIG.race_rules[el.ruleset.value] || "original";
     if (rule === "original") {
       for (const race of inDeck.keys()) {
         const info = state.races.find((r) => r.id === race);
@@ -671,9 +555,9 @@
           blocked.set(info.opposing_race, t("opposes", { race: raceName(info.opposing_race), other: raceName(race) }));
         }
       }
-    } else if (rule === "max4" && inDeck.size >= MAX_RACES) {
+    } else if (rule === "max4" && inDeck.size >= CONFIG.max_races) {
       for (const race of state.races) {
-        if (!inDeck.has(race.id)) blocked.set(race.id, t("too_many", { max: MAX_RACES }));
+        if (!inDeck.has(race.id)) blocked.set(race.id, t("too_many", { max: CONFIG.max_races }));
       }
     }
     return blocked;
@@ -734,7 +618,7 @@
         make(
           "section",
           { class: "deck-group", dataset: { type } },
-          make("h3", {}, TYPE_HEADERS[type][LANG], make("span", { class: "group-count", text: ` (${sum})` })),
+          make("h3", {}, TYPE_HEADERS[type], make("span", { class: "group-count", text: ` (${sum})` })),
           make("ul", {}, ...cards.map(deckRow))
         )
       );
@@ -804,7 +688,7 @@
       row.classList.toggle("is-missing", missing > 0);
     }
     el.collectionStatus.hidden = !on;
-    if (on) el.collectionStatus.textContent = t("missing_total", { n: missingTotal });
+    if (on) el.collectionStatus.textContent = missingTotal ? t("missing_total", { n: missingTotal }, missingTotal) : t("missing_none");
   }
 
   // ------------------------------------------------------------------ save
@@ -1006,7 +890,7 @@
     const blocks = [];
     for (const [type, cards] of groupedDeck()) {
       const sum = cards.reduce((a, card) => a + state.counts.get(card.code), 0);
-      const lines = [`# ${TYPE_HEADERS[type][LANG]} (${sum})`];
+      const lines = [`# ${TYPE_HEADERS[type]} (${sum})`];
       for (const card of cards) lines.push(`${state.counts.get(card.code)} ${cardName(card)}`);
       blocks.push(lines.join("\n"));
     }

@@ -39,6 +39,12 @@ def as_cards(entries):
     return [{"code": code, "count": count} for code, count in entries]
 
 
+def codes_and_data(problems):
+    """The problems without their sentences (those are checked by the message tests)."""
+    assert all(p["message"] for p in problems)
+    return [{k: v for k, v in p.items() if k != "message"} for p in problems]
+
+
 def post(client, url, body):
     return client.post(url, json.dumps(body), content_type="application/json")
 
@@ -270,14 +276,18 @@ def test_r9_3_ex1_dani_plus_a_xeno_card(client, catalogue):
     entries = colony(DANI, total=44) + [(xeno, 1)]
     body = post(client, "/api/decks/validate/", {"cards": as_cards(entries)}).json()
     assert body["legal"] is False
-    assert body["problems"] == [{"code": "OPPOSING_RACES", "pair": ["human", "xeno"]}]
+    assert codes_and_data(body["problems"]) == [
+        {"code": "OPPOSING_RACES", "pair": ["human", "xeno"]}
+    ]
 
 
 def test_r9_2_a_fourth_copy(client, catalogue):
     entries = colony(LACI, total=41) + [(colony(["zarg"], total=60)[-1][0], 4)]
     body = post(client, "/api/decks/validate/", {"cards": as_cards(entries)}).json()
     name = Card.objects.get(code=entries[-1][0]).name
-    assert body["problems"] == [{"code": "COPY_LIMIT", "name": name, "count": 4, "max": 3}]
+    assert codes_and_data(body["problems"]) == [
+        {"code": "COPY_LIMIT", "name": name, "count": 4, "max": 3}
+    ]
 
 
 @pytest.mark.parametrize("total", [44, 46])
@@ -285,7 +295,9 @@ def test_r9_1_exactly_45(client, catalogue, total):
     body = post(
         client, "/api/decks/validate/", {"cards": as_cards(colony(LACI, total=total))}
     ).json()
-    assert body["problems"] == [{"code": "DECK_SIZE", "count": total, "required": 45}]
+    assert codes_and_data(body["problems"]) == [
+        {"code": "DECK_SIZE", "count": total, "required": 45}
+    ]
 
 
 def test_r9_5_variants(client, catalogue):
@@ -293,7 +305,7 @@ def test_r9_5_variants(client, catalogue):
     five = colony(["human", "xeno", "zarg", "cerebrite", "insectoid"])
     cards = as_cards(five)
     body = post(client, "/api/decks/validate/", {"cards": cards, "ruleset": "max4"}).json()
-    assert body["problems"] == [
+    assert codes_and_data(body["problems"]) == [
         {
             "code": "TOO_MANY_RACES",
             "races": sorted(["human", "xeno", "zarg", "cerebrite", "insectoid"]),
@@ -339,7 +351,9 @@ def test_r9_7_every_problem_at_once_for_cards(client, catalogue):
     ]
     pairs = sorted(p["pair"] for p in body["problems"] if p["code"] == "OPPOSING_RACES")
     assert pairs == [["cerebrite", "zarg"], ["human", "xeno"]]
-    assert {"code": "UNKNOWN_CARD", "card": "KG1-999", "count": 2} in body["problems"]
+    assert {"code": "UNKNOWN_CARD", "card": "KG1-999", "count": 2} in codes_and_data(
+        body["problems"]
+    )
 
 
 def test_r9_7_every_problem_at_once_for_text(client, catalogue):

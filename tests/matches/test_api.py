@@ -319,8 +319,11 @@ def test_an_illegal_deck_is_422_with_every_problem(alice_client, players):
     response = post(alice_client, "/api/matches/", {"deck": short.pk, "bot": "random"})
     assert response.status_code == 422
     body = response.json()
-    assert body["code"] == "DECK_NOT_LEGAL" and "DECK_SIZE" in body["detail"]
-    assert {"code": "DECK_SIZE", "count": 44, "required": 45} in body["problems"]
+    assert body["code"] == "DECK_NOT_LEGAL" and "DECK_SIZE" not in body["detail"]
+    assert "44" in body["detail"] and "(R 9.1)" in body["detail"]  # the sentence (decks.problems)
+    (problem,) = body["problems"]
+    assert problem["code"] == "DECK_SIZE" and (problem["count"], problem["required"]) == (44, 45)
+    assert problem["message"] == body["detail"]
     assert not Match.objects.exists()
 
 

@@ -1,0 +1,94 @@
+"""What the site says about a colony's R 9 problems: the one home of those sentences.
+
+`engine.deck.check_deck` gives each problem a code and its data (R 9.7); this module turns
+one into a sentence through gettext, in the active language. Every page and every API
+response that lists problems uses `describe`, so a problem always travels as
+`{"code": ..., "message": ..., **data}`: the code for machines, the sentence for people.
+"""
+
+from django.utils.translation import get_language, ngettext
+from django.utils.translation import gettext as _
+
+from engine import catalog
+
+
+def race_name(race: str) -> str:
+    """A race's name in the active language (catalog.RACES holds both)."""
+    names = catalog.RACES.get(race)
+    if not names:
+        return race
+    return names["en"] if (get_language() or "hu").startswith("en") else names["hu"]
+
+
+def _deck_size(p: dict) -> str:
+    return ngettext(
+        "The colony has %(count)d card; it must have exactly %(required)d (R 9.1).",
+        "The colony has %(count)d cards; it must have exactly %(required)d (R 9.1).",
+        p["count"],
+    ) % {"count": p["count"], "required": p["required"]}
+
+
+def _copy_limit(p: dict) -> str:
+    return _(
+        "%(count)d copies of “%(name)s”: at most %(max)d cards of the same name are allowed "
+        "(R 9.2)."
+    ) % {"count": p["count"], "name": p["name"], "max": p["max"]}
+
+
+def _opposing_races(p: dict) -> str:
+    a, b = p["pair"]
+    return _("%(a)s and %(b)s are opposing races: a colony cannot contain both (R 9.3).") % {
+        "a": race_name(a),
+        "b": race_name(b),
+    }
+
+
+def _too_many_races(p: dict) -> str:
+    return _(
+        "The colony has %(n)d races (%(races)s); this variant allows at most %(max)d (R 9.5.2)."
+    ) % {"n": len(p["races"]), "races": ", ".join(map(race_name, p["races"])), "max": p["max"]}
+
+
+def _simplified_combat_card(p: dict) -> str:
+    return _(
+        "“%(name)s” refers to speed or return fire, so it cannot be used with the simplified "
+        "combat system (R 9.5.4)."
+    ) % {"name": p["name"]}
+
+
+def _unknown_card(p: dict) -> str:
+    return ngettext(
+        "Unknown card “%(card)s” (%(count)d copy) (R 9.7).",
+        "Unknown card “%(card)s” (%(count)d copies) (R 9.7).",
+        p["count"],
+    ) % {"card": p["card"], "count": p["count"]}
+
+
+def _ruleset_not_playable(p: dict) -> str:
+    return _("The ruleset “%(ruleset)s” cannot be played.") % {"ruleset": p["ruleset"]}
+
+
+MESSAGES = {
+    "DECK_SIZE": _deck_size,
+    "COPY_LIMIT": _copy_limit,
+    "OPPOSING_RACES": _opposing_races,
+    "TOO_MANY_RACES": _too_many_races,
+    "SIMPLIFIED_COMBAT_CARD": _simplified_combat_card,
+    "UNKNOWN_CARD": _unknown_card,
+    "UNKNOWN_RULESET": _ruleset_not_playable,
+    "RULESET_NOT_PLAYABLE": _ruleset_not_playable,
+}
+
+
+def problem_message(problem: dict) -> str:
+    """A person's sentence for one problem ({"code": ..., **data}) in the active language."""
+    sentence = MESSAGES.get(problem.get("code"))
+    try:
+        return sentence(problem) if sentence else _("This colony breaks a deck-building rule.")
+    except (KeyError, TypeError, ValueError):  # data of an older shape: still a sentence
+        return _("This colony breaks a deck-building rule.")
+
+
+def describe(problems) -> list[dict]:
+    """Problems as the site sends them: code + data + the sentence ("message")."""
+    return [{**p, "message": problem_message(p)} for p in problems]
