@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1:8000
 
 .PHONY: run test setup deps translations db lint test-sqlite test-postgres test-soak browser worker beat bench clean
 
-run: setup db  ## set up and serve the site with the embedded default (SQLite, eager Celery)
+run: setup db  ## set up and serve the site with the embedded default (SQLite, eager Celery); DEBUG=1 for debug pages
 	$(PY) manage.py runserver $(HOST)
 
 test: setup browser lint test-sqlite test-postgres test-soak  ## set up and run every test

@@ -18,7 +18,9 @@ def env_bool(name, default=False):
 
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-change-me")
-DEBUG = env_bool("DEBUG", True)
+# Off unless asked for (DEBUG=1): `make run` serves the site as a person sees it, with our
+# own error pages (cardgame/errors.py); static files come from WhiteNoise either way.
+DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
@@ -34,6 +36,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and ReDoc served by the site: API docs work offline
     "accounts",
     "cards_data",
     "decks",
@@ -180,7 +183,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Káosz Galaktika Kártyajáték: the card catalogue. Field names follow RULES §23.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
+CSRF_FAILURE_VIEW = "cardgame.errors.csrf_failure"
 
 LOGGING = {
     "version": 1,

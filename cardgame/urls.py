@@ -30,3 +30,5 @@ urlpatterns += i18n_patterns(
 )
 
 handler404 = "cardgame.errors.page_not_found"
+handler403 = "cardgame.errors.permission_denied"
+handler500 = "cardgame.errors.server_error"
