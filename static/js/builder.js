@@ -243,6 +243,69 @@
     el.saveStatus.textContent = t("unsaved");
     el.saveStatus.dataset.state = "dirty";
     renderExportState();
+    saveDraft();
+  }
+
+  // ------------------------------------------------------------------ unsaved work
+
+  // A draft of unsaved work lives in local storage, one per deck (or "new"), so following
+  // a link or closing the tab loses nothing; leaving with unsaved changes asks first.
+  const draftKey = () => `kgk-builder-draft:${state.deckId === null ? "new" : state.deckId}`;
+
+  function saveDraft() {
+    const draft = {
+      name: el.name.value,
+      description: el.description.value,
+      ruleset: el.ruleset.value,
+      is_public: el.isPublic.checked,
+      cards: [...state.counts].map(([code, count]) => ({ code, count })),
+    };
+    try {
+      localStorage.setItem(draftKey(), JSON.stringify(draft));
+    } catch (error) {
+      /* storage full or disabled: the leave warning still protects the work */
+    }
+  }
+
+  function dropDraft(key = draftKey()) {
+    try {
+      localStorage.removeItem(key);
+    } catch (error) {
+      /* nothing stored */
+    }
+  }
+
+  async function restoreDraft() {
+    let draft = null;
+    try {
+      draft = JSON.parse(localStorage.getItem(draftKey()) || "null");
+    } catch (error) {
+      draft = null;
+    }
+    if (!draft || !Array.isArray(draft.cards)) return;
+    el.name.value = draft.name || "";
+    el.description.value = draft.description || "";
+    if ([...el.ruleset.options].some((o) => o.value === draft.ruleset)) el.ruleset.value = draft.ruleset;
+    el.isPublic.checked = Boolean(draft.is_public);
+    if (await loadEntries(draft.cards)) {
+      el.draftNote.hidden = false;
+      el.saveStatus.textContent = t("draft_restored");
+    }
+  }
+
+  window.addEventListener("beforeunload", (event) => {
+    if (!state.dirty) return;
+    event.preventDefault();
+    event.returnValue = t("leave_warning"); // browsers show their own sentence
+  });
+
+  async function copyText(text, status) {
+    try {
+      await navigator.clipboard.writeText(text);
+      status.textContent = t("copied");
+    } catch (error) {
+      status.textContent = t("copy_failed");
+    }
   }
 
   // ------------------------------------------------------------------ validation (R 9)
@@ -731,6 +794,7 @@
       return;
     }
     const before = state.version;
+    dropDraft();
     state.deckId = data.id;
     state.version = data.version;
     state.dirty = false;
@@ -939,8 +1003,26 @@
     if (state.problems && el.badge.dataset.legal !== "checking") renderProblems(state.problems);
   }
 
+  el.draftNote = make("p", { class: "draft-note", hidden: true, role: "status" });
+  const discard = make("button", { type: "button", class: "linkish", text: t("discard_draft") });
+  discard.addEventListener("click", () => {
+    dropDraft();
+    state.dirty = false;
+    window.location.reload();
+  });
+  el.draftNote.append(discard);
+  el.saveStatus.after(el.draftNote);
+  for (const [button, source] of [
+    ["export-copy", () => el.exportOutput.value],
+    ["share-copy", () => el.shareCode.value],
+  ]) {
+    const node = $(button);
+    if (node) node.addEventListener("click", () => copyText(source(), $(`${button}-status`)));
+  }
+
   el.summary.textContent = t("type_search");
   colonyChanged({ dirty: false });
+  restoreDraft();
   if (state.deckId !== null) {
     el.saveStatus.dataset.version = String(state.version);
   }

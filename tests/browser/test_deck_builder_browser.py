@@ -301,3 +301,24 @@ def test_phone_stacks_search_and_deck_without_horizontal_scrolling(
     page.locator("#search-results li").first.locator(".plus").tap()
     expect_count(page, "10/45")
     assert not page.js_errors
+
+
+def test_unsaved_work_survives_navigation_as_a_draft(page, live_server, cards, user):
+    """Following a link loses nothing: a warning first, then the draft is restored."""
+    from decks.models import Deck
+
+    log_in(page, live_server)
+    page.fill("#deck-name", "Draft colony")
+    page.fill("#builder-search", "r:zarg")
+    page.locator("#search-results li[data-code] .plus").first.click()
+    expect(page.locator("#deck-count")).to_have_text("1/45")
+    warned = []
+    page.on("dialog", lambda dialog: (warned.append(dialog.type), dialog.accept()))
+    page.click("a#nav-play")
+    page.wait_for_url("**/play/")
+    assert warned == ["beforeunload"]
+    page.goto(f"{live_server.url}/en/decks/new/")
+    expect(page.locator("#deck-count")).to_have_text("1/45")
+    expect(page.locator("#deck-name")).to_have_value("Draft colony")
+    assert not Deck.objects.exists()
+    assert not page.js_errors
