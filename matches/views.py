@@ -90,14 +90,15 @@ def _deck_from_post(request):
 
 def _lobby_post(request) -> Match | None:
     action = request.POST.get("action", "")
+    bot = request.POST.get("bot", "")
+    if action.startswith("bot-"):  # the lobby's two bot buttons (no script: a CSP is coming)
+        action, bot = "bot", action.removeprefix("bot-")
     if action not in ("bot", "challenge", "accept", "decline", "cancel"):
         raise BadRequest("BAD_ACTION", _("Unknown lobby action."))
     deck = _deck_from_post(request)
     ruleset = request.POST.get("ruleset") or "original"
     if action == "bot":
-        return services.challenge(
-            request.user, deck, bot=request.POST.get("bot", ""), ruleset=ruleset
-        )
+        return services.challenge(request.user, deck, bot=bot, ruleset=ruleset)
     if action == "challenge":
         name = request.POST.get("opponent", "").strip()
         opponent = get_user_model().objects.filter(username=name).first() if name else None

@@ -14,6 +14,7 @@
   const faces = {}; // code -> catalogue face {name, cost, printed, text, html}
   const asked = new Set();
   let onFaces = null; // called when new faces arrive (a re-render)
+  let unnamed = []; // [node, code]: names written before the face (in the page's language) came
   const numberFormat = new Intl.NumberFormat(lang === "en" ? "en-GB" : "hu-HU");
   const num = (n) => (typeof n === "number" ? numberFormat.format(n) : n);
 
@@ -65,6 +66,11 @@
         Object.assign(faces, data.faces || {});
       } catch (e) { codes.slice(i, i + 50).forEach((c) => asked.delete(c)); }
     }
+    unnamed = unnamed.filter(([node, code]) => {
+      if (!faces[code]) return true;
+      node.textContent = faces[code].name;
+      return false;
+    });
     if (onFaces) onFaces();
   }
 
@@ -90,7 +96,7 @@
       else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
       else node.setAttribute(k, v === true ? "" : v);
     });
-    children.flat().forEach((c) => { if (c !== null && c !== undefined && c !== false) node.append(c); });
+    children.flat(Infinity).forEach((c) => { if (c !== null && c !== undefined && c !== false) node.append(c); });
     return node;
   }
 
@@ -106,8 +112,10 @@
   function zoomBox() {
     if (!zoomNode) {
       zoomNode = el("div", { class: "zoom", id: "card-zoom", role: "dialog", "aria-label": S.ui.card_zoom || "", hidden: true });
-      zoomNode.addEventListener("click", hideZoom);
       document.body.append(zoomNode);
+      // the zoom only shows (no pointer events): any other touch or a scroll closes it
+      document.addEventListener("touchstart", () => { if (!pressed) hideZoom(); }, { passive: true });
+      window.addEventListener("scroll", hideZoom, { passive: true });
     }
     return zoomNode;
   }
@@ -156,7 +164,9 @@
   function cardRef(card) {
     card = cardInfo(card);
     if (!card.name) return el("span", { class: "card-ref hidden-ref", text: S.events.hidden_card });
-    return zoomable(el("span", { class: "card-ref", tabindex: "0", text: nameOf(card) }), card.code);
+    const node = el("span", { class: "card-ref", tabindex: "0", text: nameOf(card) });
+    if (card.code && !faces[card.code]) { unnamed.push([node, card.code]); wantFace(card.code); }
+    return zoomable(node, card.code);
   }
 
   // ------------------------------------------------------------------ cards as cards
@@ -318,8 +328,8 @@
   function statusLine(view, opts) {
     const bits = [fmt(S.ui.turn, { n: view.turn })];
     if (view.active !== null && view.active !== undefined) bits.push(fmt(S.ui.active, { name: opts.playerName(view.active) }));
-    bits.push(S.phases[view.phase] || "");
     if (view.combat) bits.push(`${S.ui.combat}: ${S.steps[view.combat.step] || ""}`);
+    else bits.push(S.phases[view.phase] || "");
     return bits.filter(Boolean).join(" · ");
   }
 
@@ -381,6 +391,7 @@
     ["turn", "credits", "cost", "amount", "total", "upgrades", "at"].forEach((k) => { if (typeof ev[k] === "number" && !(k in p)) p[k] = ev[k]; });
     if (ev.kind === "modify" || ev.kind === "cost_modifier") p.amount = ev.amount > 0 ? `+${num(ev.amount)}` : num(ev.amount);
     let template = E[ev.kind];
+    if (ev.kind === "game_over" && (ev.winner === null || ev.winner === undefined)) template = E.game_over_none;
     if (ev.kind === "move") {
       const secret = ev.secret && ev.secret.name ? ev.secret : null;
       if (secret) { known[secret.id] = { name: secret.name, code: secret.code }; wantFace(secret.code); }

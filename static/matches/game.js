@@ -178,6 +178,7 @@
     renderPanel(cards, acts);
     renderResult();
     document.getElementById("concede").hidden = !(state.status === "active" && me() !== null);
+    document.getElementById("stops").hidden = state.status !== "active" || me() === null;
     maybeAutoPass();
   }
 
@@ -315,9 +316,12 @@
     const p = state.pending;
     if (!p || p.player !== me() || p.decision !== "respond" || busy) return false;
     const info = p.info || {};
-    if (info.chain) return false; // something was played: always a stop
     const myTurn = state.view && state.view.active === me();
-    if (myTurn) return !stops.own;
+    if (myTurn) {
+      // the opponent answered my play with an interrupt (the chain is public): a stop
+      const answered = ((state.view && state.view.chain) || []).some((e) => e.player !== me());
+      return !answered && !stops.own;
+    }
     return passUntilMyTurn || !stops[info.scope];
   }
 
@@ -325,7 +329,7 @@
     if (state.view && state.view.active === me()) passUntilMyTurn = false;
     if (!shouldAutoPass()) return;
     const pass = (state.legal_actions || []).find((a) => a.kind === "pass");
-    if (pass) setTimeout(() => { if (shouldAutoPass()) send(pass, true); }, 0);
+    if (pass) send(pass, true); // at once: busy from here, so nobody clicks in between
   }
 
   let clicks = 0;
@@ -517,6 +521,6 @@
   // for tests and the curious: the state shown, the socket's health, a dropped connection
   window.KGKGame = {
     resync, state: () => state, lastSeq: () => lastSeq, live: () => socketOpen,
-    receive: onMessage, dropSocket: () => socket && socket.close(), clicks: () => clicks,
+    receive: onMessage, dropSocket: () => socket && socket.close(), clicks: () => clicks, autoPassing: shouldAutoPass, busy: () => busy,
   };
 })();

@@ -32,6 +32,7 @@
   }
 
   function show(i) {
+    if (!views.length) return; // still loading
     index = Math.max(0, Math.min(views.length - 1, i));
     B.render(views[index], { me: seat, playerName, rerender: () => show(index), shots: views[index].combat ? combatSoFar(index).map((ev) => B.describe(ev, playerName)) : [] });
     const log = document.getElementById("log");

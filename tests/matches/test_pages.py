@@ -211,3 +211,18 @@ def test_game_page_of_a_challenge_not_yet_accepted(alice_client, decks):
     assert response.status_code == 200
     state = initial_state(response.content.decode())
     assert state["status"] == "open" and state["view"] is None and state["legal_actions"] == []
+
+
+def test_the_lobby_and_the_game_page_need_no_inline_script(alice_client, decks):
+    """A Content-Security-Policy without 'unsafe-inline' must not break them: no inline event
+    handler, no inline script code (json_script data blocks only); the lobby's bot buttons
+    say which bot by their own value."""
+    lobby = alice_client.get("/en/play/").content.decode()
+    response = alice_client.post("/en/play/", {"action": "bot-heuristic", "deck": decks[0].pk})
+    match = Match.objects.get()
+    assert response.status_code == 302 and match.seats.get(seat=1).bot == "heuristic"
+    game = alice_client.get(response["Location"]).content.decode()
+    for page in (lobby, game):
+        assert not re.search(r"\son[a-z]+=", page)
+        scripts = re.findall(r"<script([^>]*)>(.*?)</script>", page, re.S)
+        assert all("src=" in attrs or 'type="application/json"' in attrs for attrs, _ in scripts)
