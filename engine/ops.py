@@ -1,8 +1,9 @@
 """Small state-changing operations shared by the turn, combat and effect code.
 
 Every operation appends events; cards are described publicly with ``pub`` (a
-face-down card is only ``{id, face_down, owner, zone}``) and privately in the
-event's ``secret`` part, which only the owner sees.
+face-down card in play is only ``{id, face_down, owner, zone}``, a card in a hidden
+pile -- colony, centre, wasteland -- has no id at all) and privately in the event's
+``secret`` part, which only the owner sees.
 """
 
 from . import values as V
@@ -26,6 +27,8 @@ def pub(state: GameState, card: CardInstance) -> dict:
             "owner": card.owner,
             "zone": card.zone,
         }
+    if card.zone in HIDDEN_PILES:  # no id: nobody else may tell the cards of a pile apart
+        return {"face_down": True, "owner": card.owner, "zone": card.zone}
     return {"id": card.id, "face_down": True, "owner": card.owner, "zone": card.zone}
 
 

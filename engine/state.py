@@ -8,8 +8,11 @@ of the list is the top; index 0 is the bottom card of M9). Events and
 interrupts being played sit in the game-wide ``chain``.
 
 Hidden identities: a card gets a fresh instance id whenever it enters a hidden
-zone (colony, centre, wasteland, or face down into play) and whenever its pile
-is shuffled, so an opponent can never follow it by id (NOTES.md).
+zone (colony, centre, wasteland, or face down into play), whenever it leaves one
+(a hidden card that changes zone never keeps its id, R 16.2) and whenever its pile
+is shuffled, so an opponent can never follow it by id (NOTES.md, docs/rulings.md).
+Only crew boarding a ship for a combat and coming back (engine.combat.board) keep
+their id: everyone watches that card move.
 """
 
 from dataclasses import dataclass, field
@@ -272,8 +275,8 @@ def move(
             state.upgrade_epoch += 1  # back to 0 (only a card in play has any)
         _reset(card)
     hidden = zone in HIDDEN_PILES or (zone in IN_PLAY and not face_up)
-    if hidden and (card.zone != zone or not was_hidden):
-        _renumber(state, card)
+    if (hidden or was_hidden) and (card.zone != zone or not was_hidden):
+        _renumber(state, card)  # no id of a hidden card survives a change of zone (R 16.2)
     card.zone = zone
     card.face_up = face_up and zone not in HIDDEN_PILES
     if zone in IN_PLAY:

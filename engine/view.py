@@ -3,9 +3,14 @@
 ``view(state, viewer)`` is the only way game state should leave the server:
 ``viewer`` is a seat (0 or 1) or ``None`` for a spectator. It never contains
 the opponent's centre, face-down identities the viewer may not see, any
-colony's order or contents, or the generator's seed. A hidden card appears as
-``{id, face_down, owner, zone}`` plus its public counters. ``view_events``
-projects the events ``apply`` returned in the same way.
+colony's order or contents, or the generator's seed. A face-down card in play
+appears as ``{id, face_down, owner, zone}`` plus its public counters. A hidden
+pile the viewer may not look at (another player's centre or wasteland) is only
+its count: its key is ``None`` and ``counts`` has the number (R 3.13), so no id of
+a card in it reaches the viewer and nobody can follow a card they know (returned,
+taken back from the trash, seen in a look) into a face-down slot (R 6.10, R 16.2,
+R 16.4 / AMB-53; docs/rulings.md). ``view_events`` projects the events ``apply``
+returned in the same way.
 """
 
 from . import values as V
@@ -71,6 +76,14 @@ def _ship(state, card, viewer) -> dict:
     return out
 
 
+def _pile(state, player, zone, viewer) -> list | None:
+    """A hidden pile: its cards for its owner, None (only the count) for anyone else."""
+    if viewer is None or viewer != player.seat:
+        return None
+    cards = state.cards
+    return [card_view(state, cards[c], viewer) for c in player.zone(zone)]
+
+
 def view(state: GameState, viewer: int | None) -> dict:
     if viewer not in (0, 1, None):
         raise ValueError("viewer must be 0, 1 or None")
@@ -85,13 +98,13 @@ def view(state: GameState, viewer: int | None) -> dict:
                 "mulligan_used": p.mulligan_used,
                 # R 3.13: every count is public
                 "counts": {z: len(p.zone(z)) for z in ("colony", "centre", "trash", "wasteland")},
-                "centre": [card_view(state, cards[c], viewer) for c in p.centre],
+                "centre": _pile(state, p, "centre", viewer),
                 "surface": [card_view(state, cards[c], viewer) for c in p.surface],
                 "canteen": [card_view(state, cards[c], viewer) for c in p.canteen],
                 "hangar": [_ship(state, cards[c], viewer) for c in p.hangar],
                 "hangar_size": V.hangar_total(state, p.seat),
                 "trash": [card_view(state, cards[c], viewer) for c in p.trash],
-                "wasteland": [card_view(state, cards[c], viewer) for c in p.wasteland],
+                "wasteland": _pile(state, p, "wasteland", viewer),
             }
         )
     out = {

@@ -6,6 +6,9 @@ from pathlib import Path
 from engine import notation as N
 from engine.catalog import RACE_PAIRS
 from engine.game import apply, legal_actions, pending
+from engine.ops import public
+from engine.state import IN_PLAY
+from engine.view import view, view_events
 
 SET_DIR = Path(__file__).resolve().parents[2] / "cards_data" / "sets" / "first"
 
@@ -104,3 +107,83 @@ def random_game(seed, colonies=None, ruleset=None, on_step=None, max_decisions=2
         if on_step is not None:
             on_step(before, action, events)
     return state, log
+
+
+# --- the id-following adversary (issue 11 item 9, R 16.2) ---------------------------------
+
+
+def _cards(node):
+    """Every card dict (one with an id) anywhere in a JSON-like value."""
+    if isinstance(node, list):
+        for item in node:
+            yield from _cards(item)
+    elif isinstance(node, dict):
+        if isinstance(node.get("id"), int) and ("face_down" in node or "code" in node):
+            yield node
+        for value in node.values():
+            yield from _cards(value)
+
+
+class Watcher:
+    """What one viewer can tell about other players' cards from its projection only.
+
+    It remembers every id it has seen with a card's identity and links ids the way a client
+    could: a move event's ``was`` (the id a card had in play), and one known id vanishing
+    from its listing of other players' cards in the step where exactly one new face-down id
+    appears. Knowing a face-down card by an id seen on that card (a look, R 16.4) is
+    allowed; knowing it through a link across a change of zone is a leak (`followed`)."""
+
+    def __init__(self, state, viewer):
+        self.viewer = viewer
+        self.seen = {}  # id -> code, read on the card itself
+        self.linked = {}  # id -> code, inferred across a move
+        self.listed = self._listing(view(state, viewer))
+        self._learn(view(state, viewer))
+
+    def _others(self, card):
+        return card.get("owner") != self.viewer
+
+    def _listing(self, v) -> dict:
+        """id -> face down? for every card of another player the view lists."""
+        return {c["id"]: "code" not in c for c in _cards(v["players"]) if self._others(c)}
+
+    def _learn(self, node):
+        for c in _cards(node):
+            if "code" in c and self._others(c):
+                self.seen[c["id"]] = c["code"]
+
+    def _code(self, cid):
+        return self.seen.get(cid) or self.linked.get(cid)
+
+    def observe(self, state, events, v=None, evs=None):
+        """One step: the viewer's view after it and the step's events (computed if not given)."""
+        v = view(state, self.viewer) if v is None else v
+        evs = view_events(events, self.viewer) if evs is None else evs
+        for e in evs:
+            if e["kind"] == "reveal" and "secret" in e:
+                self._learn(e["secret"]["cards"])
+            card = e.get("card")
+            if e["kind"] == "move" and "was" in e and isinstance(card, dict) and "id" in card:
+                if self._code(e["was"]) is not None:
+                    self.linked[card["id"]] = self._code(e["was"])
+        listed = list(_cards(v["players"]))
+        self._learn(listed)
+        self._learn(evs)
+        now = {c["id"]: "code" not in c for c in listed if self._others(c)}
+        vanished = [c for c in self.listed if c not in now and self._code(c) is not None]
+        appeared = [c for c, down in now.items() if c not in self.listed and down]
+        if len(vanished) == 1 and len(appeared) == 1:
+            self.linked[appeared[0]] = self._code(vanished[0])
+        self.listed = now
+
+    def followed(self, state) -> list:
+        """Face-down cards in play of other players whose identity the viewer linked."""
+        return [
+            c.code
+            for c in state.cards.values()
+            if c.zone in IN_PLAY
+            and not public(c)
+            and c.owner != self.viewer
+            and c.id not in self.seen
+            and self.linked.get(c.id) == c.code
+        ]

@@ -145,6 +145,7 @@ def _run_combat(d, cards):
         cid = state.players[ME].canteen[0]
     else:
         cid = state.cards[ship].attachments[0]
+    subject_card = state.cards[cid]  # the same object when a move gives it a fresh id (R 16.2)
     events = apply(state, "attack:target=colony")
     paid_step = False
     played = False
@@ -158,7 +159,7 @@ def _run_combat(d, cards):
                 continue
             if played and p.player == ME and p.decision != "respond":
                 if not state.chain:  # resolved: observe before anything else happens
-                    subject[:] = [cid, None]
+                    subject[:] = [subject_card.id, None]
                     return state, events, before, ship
             assert p.decision != "main", "the combat ended before it could be played"
             if p.decision == "respond" or (played and p.decision not in ("target", "choose")):
@@ -169,7 +170,7 @@ def _run_combat(d, cards):
         p = pending(state)
         assert p is not None and (p.decision != "main" or paid_step), "the combat ended early"
         if p.decision in ("fire", "main"):  # main: the missile destroyed the only defender
-            subject[:] = [cid, None]
+            subject[:] = [subject_card.id, None]
             assert paid_step or d["type"] == "crew"
             return state, events, before, ship
         acts = legal_actions(state)
@@ -291,7 +292,7 @@ def _run(d, cards, ability=None):
     events = apply(state, acts[0])
     events += _drive(state)
     trigger = {a["trigger"] for a in d.get("abilities") or []}
-    if d["type"] == "ship" and state.cards[cid].zone != "hangar":
+    if d["type"] == "ship":  # the card left the centre: it has a fresh id (R 16.2)
         cid = next(
             c for c in state.cards if c not in state_ids and state.cards[c].code == d["code"]
         )

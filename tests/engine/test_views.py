@@ -3,7 +3,7 @@
 import json
 import re
 
-from engine_kit import card, do, position, random_game, tagged_colony
+from engine_kit import Watcher, card, do, position, random_game, tagged_colony
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -62,13 +62,10 @@ def test_r3_13_counts_are_public_and_hidden_cards_keep_only_public_fields():
     base = laci["surface"][0]
     assert set(base) == {"id", "face_down", "owner", "zone", "orientation", "upgrades", "slot"}
     assert base["upgrades"] == 2 and base["face_down"]
-    assert laci["centre"][0] == {
-        "id": laci["centre"][0]["id"],
-        "face_down": True,
-        "owner": 0,
-        "zone": "centre",
-    }
+    # another player's centre and wasteland are only counts: no ids (R 16.2 / AMB-53)
+    assert laci["centre"] is None and laci["wasteland"] is None
     assert "colony" not in laci  # no colony order or contents (only its count)
+    assert [c["code"] for c in view(state, LACI)["players"][LACI]["centre"]]  # the owner's own
 
 
 def test_only_the_decider_sees_legal_actions():
@@ -96,6 +93,9 @@ def test_a_revealed_card_is_public_from_then_on():
 
 
 # --- the tag test: every view and event of random games ---------------------------------------
+# Tags: no hidden identity appears in a projection. Watchers: no known card is followed by id
+# into a face-down slot (a returned card, one taken back from the trash, one seen in a look:
+# tests/engine/test_hand_tracking.py shows each); no hidden card keeps its id across a move.
 
 TAG = re.compile(r"⟨p(\d)c(\d+)⟩")
 
@@ -115,20 +115,51 @@ def check_game_never_leaks(seed):
     def own(seat):
         return {f"⟨p{seat}c{i}⟩" for i in range(45)}
 
+    watchers = {}  # viewer -> Watcher, the id-following adversary (R 16.2 / AMB-53)
+    places = {}  # id(card object) -> (instance id, zone, hidden, boarded)
+
     def on_step(state, action, events):
+        check_no_hidden_id_survives_a_move(state, events, places)
+        if not watchers:
+            watchers.update({v: Watcher(state, v) for v in (0, 1, None)})
         public_now = {tag_of(state, c) for c in state.cards.values() if public(c)}
         for viewer in (0, 1, None):
+            v, evs = view(state, viewer), view_events(events, viewer)
+            watchers[viewer].observe(state, events, v, evs)
+            followed = watchers[viewer].followed(state)
+            assert not followed, f"viewer {viewer} followed {followed} after {action.id}"
             for e in events:  # a reveal (R 16.4) shows cards to its viewer only
                 if e.kind == "reveal" and viewer in e.to:
                     known[viewer] |= tags(e.secret)
             allowed = known[viewer] | public_now | (own(viewer) if viewer is not None else set())
-            seen = tags(view(state, viewer)) | tags(view_events(events, viewer))
+            seen = tags(v) | tags(evs)
             leaked = seen - allowed
             assert not leaked, f"viewer {viewer} saw {sorted(leaked)} after {action.id}"
             known[viewer] |= public_now
 
     state, _ = random_game(seed, colonies, on_step=on_step, max_decisions=3000)
     return state
+
+
+def check_no_hidden_id_survives_a_move(state, events, places):
+    """R 16.2: a card that is hidden before or after a change of zone has a new id after it.
+    Excepted: crew boarding for a combat and coming back (everyone watches that card move),
+    and a card turned face up where it was before it moved (a payment: its id was public)."""
+    shown = {
+        (e.data["card"]["id"], e.data["card"]["zone"])
+        for e in events
+        if isinstance(e.data.get("card"), dict) and "code" in e.data["card"]
+    }
+    for c in state.cards.values():
+        hidden = not public(c)
+        now = (c.id, c.zone, hidden, c.boarded)
+        was = places.get(id(c))
+        places[id(c)] = now
+        if was is None or was[1] == c.zone or not (was[2] or hidden):
+            continue
+        if was[3] or c.boarded or (not hidden and (was[0], was[1]) in shown):
+            continue
+        assert c.id != was[0], f"{c.code} kept id {c.id} from {was[1]} to {c.zone}"
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
