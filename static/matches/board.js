@@ -249,7 +249,9 @@
   }
 
   function pile(key, count, cards, opts) {
-    const shown = cards.slice(-3).reverse();
+    // another player's wasteland is only a count (engine.view: null, no ids): backs stand in
+    const shown = cards ? cards.slice(-3).reverse()
+      : Array.from({ length: Math.min(count, 3) }, () => ({ face_down: true, zone: key }));
     return el("div", { class: `zone pile zone-${key}`, "data-zone": key },
       el("h3", { class: "zone-title" }, S.zones[key], " ", el("span", { class: "count", text: num(count) })),
       el("div", { class: "zone-cards" }, shown.map((c) => cardNode(c, { ...opts, text: false }))));

@@ -53,7 +53,7 @@
   const allCards = () => {
     const out = {};
     const walk = (c) => { out[c.id] = c; (c.attachments || []).forEach(walk); };
-    if (state.view) state.view.players.forEach((p) => ["centre", "surface", "canteen", "hangar", "trash", "wasteland"].forEach((z) => p[z].forEach(walk)));
+    if (state.view) state.view.players.forEach((p) => ["centre", "surface", "canteen", "hangar", "trash", "wasteland"].forEach((z) => (p[z] || []).forEach(walk)));
     return out;
   };
 
