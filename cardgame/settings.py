@@ -97,6 +97,19 @@ if env_bool("DATABASE_POOL") and DATABASES["default"]["ENGINE"].endswith("postgr
         "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "16")),
         "timeout": 10,
     }
+# SQLite (the embedded default) takes concurrent writers in turn instead of failing them:
+# WAL lets readers run beside the one writer, a writer waits up to `timeout` seconds for the
+# lock, and IMMEDIATE transactions take the write lock at BEGIN (a deferred one that reads
+# first and then writes cannot wait: SQLite fails it with "database is locked" at once).
+# Measured: 20 threads creating decks got ~85 % 500s without this, none with it.
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "timeout": 30,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")

@@ -298,14 +298,8 @@ def open_booster_view(request):
     seed = secrets.token_hex(8)
     cards = list(card_dicts().values())
     pack = open_booster(cards, seed)
-    owned = dict(
-        CollectionEntry.objects.filter(owner=request.user).values_list("card__code", "count")
-    )
-    changes = {}
-    for card in pack:
-        changes[card["code"]] = changes.get(card["code"], owned.get(card["code"], 0)) + 1
     try:
-        services.set_collection(request.user, changes.items())
+        services.add_to_collection(request.user, [card["code"] for card in pack])
     except DjangoValidationError as error:
         raise _drf(error) from error
     return Response(

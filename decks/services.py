@@ -4,7 +4,9 @@ Legality always comes from engine.deck.check_deck (R 9); this module only feeds 
 """
 
 from collections.abc import Iterable
+from contextlib import contextmanager
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
@@ -149,27 +151,78 @@ def diff_entries(before: Iterable, after: Iterable) -> list[dict]:
     ]
 
 
-@transaction.atomic
+MAX_COPIES_OWNED = 999  # per card: a generous pile, and a bound on what a form may write
+
+
 def set_collection(owner, entries: Iterable, *, replace: bool = False) -> None:
     """Record owned counts (count 0 removes a card); unknown codes refuse the whole change."""
     counts = {}
     for position, pair in enumerate(entries, start=1):
         code, count = pair
-        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 999:
+        if not _is_owned_count(count):
             raise ValidationError(
-                [f"entry {position} ({code}): count must be a whole number 0–999"]
+                [f"entry {position} ({code}): count must be a whole number 0–{MAX_COPIES_OWNED}"]
             )
         counts[str(code).upper()] = count
-    cards = dict(Card.objects.filter(code__in=list(counts)).values_list("code", "id"))
-    unknown = sorted(set(counts) - set(cards))
-    if unknown:
-        raise ValidationError([f"unknown card code {code}" for code in unknown])
-    if replace:
-        CollectionEntry.objects.filter(owner=owner).delete()
-    for code, count in counts.items():
-        if count == 0:
+    with _locked_collection(owner, counts) as (cards, _owned):
+        if replace:
+            CollectionEntry.objects.filter(owner=owner).delete()
+        _write_counts(owner, cards, counts)
+
+
+def add_to_collection(owner, codes: Iterable[str]) -> dict[str, int]:
+    """Add one copy per code (a booster, a prize), counting from the locked rows.
+
+    Returns the new count of every card added. Past MAX_COPIES_OWNED the whole addition is
+    refused: a pack is kept or refused whole, never half-added.
+    """
+    added: dict[str, int] = {}
+    for code in codes:
+        added[str(code).upper()] = added.get(str(code).upper(), 0) + 1
+    with _locked_collection(owner, added) as (cards, owned):
+        counts = {code: owned.get(code, 0) + n for code, n in added.items()}
+        full = sorted(code for code, count in counts.items() if not _is_owned_count(count))
+        if full:
+            raise ValidationError(
+                [f"{code}: you would own more than {MAX_COPIES_OWNED} copies" for code in full]
+            )
+        _write_counts(owner, cards, counts)
+    return counts
+
+
+def _is_owned_count(count) -> bool:
+    return not isinstance(count, bool) and isinstance(count, int) and 0 <= count <= MAX_COPIES_OWNED
+
+
+@contextmanager
+def _locked_collection(owner, codes: Iterable[str]):
+    """One transaction holding the owner's lock: (card ids by code, owned counts by code).
+
+    Every writer of a collection comes through here, so two writes for one user queue on
+    the user row (PostgreSQL; SQLite's immediate transactions queue all writers) and the
+    counts they add to are read after the lock, never before it.
+    """
+    codes = list(codes)
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
+        cards = dict(Card.objects.filter(code__in=codes).values_list("code", "id"))
+        unknown = sorted(set(codes) - set(cards))
+        if unknown:
+            raise ValidationError([f"unknown card code {code}" for code in unknown])
+        owned = dict(
+            CollectionEntry.objects.filter(owner=owner, card__code__in=codes).values_list(
+                "card__code", "count"
+            )
+        )
+        yield cards, owned
+
+
+def _write_counts(owner, cards: dict[str, int], counts: dict[str, int]) -> None:
+    """Rows written in card-code order (one order for every writer: no lock cycles)."""
+    for code in sorted(counts):
+        if counts[code] == 0:
             CollectionEntry.objects.filter(owner=owner, card_id=cards[code]).delete()
         else:
             CollectionEntry.objects.update_or_create(
-                owner=owner, card_id=cards[code], defaults={"count": count}
+                owner=owner, card_id=cards[code], defaults={"count": counts[code]}
             )

@@ -610,11 +610,7 @@ def collection_summary(user) -> dict:
 def open_a_booster(user) -> list[str]:
     """R 8.1: 15 cards by the 30:10:3 frequencies (never an ultra-rare), added to the collection."""
     pack = open_booster(list(card_dicts().values()), secrets.token_hex(8))
-    owned = dict(CollectionEntry.objects.filter(owner=user).values_list("card__code", "count"))
-    changes: dict[str, int] = {}
-    for card in pack:
-        changes[card["code"]] = changes.get(card["code"], owned.get(card["code"], 0)) + 1
-    services.set_collection(user, changes.items())
+    services.add_to_collection(user, [card["code"] for card in pack])
     return [card["code"] for card in pack]
 
 

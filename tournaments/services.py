@@ -775,8 +775,7 @@ def choose_first(match: Match, user, choice: str) -> Match:
 def award_prizes(t: Tournament, staff, cards_by_place: dict) -> list[Prize]:
     """Ultra-rare cards to the top three (R 8.1.2, R 18.6), added to their collections."""
     from cards_data.models import Card
-    from decks.models import CollectionEntry
-    from decks.services import set_collection
+    from decks.services import add_to_collection
 
     t = _locked(t)
     require_staff(staff, t)
@@ -803,8 +802,7 @@ def award_prizes(t: Tournament, staff, cards_by_place: dict) -> list[Prize]:
     prizes = []
     for place, reg in enumerate(placings(t), 1):
         card = cards[place]
-        owned = CollectionEntry.objects.filter(owner_id=reg.player_id, card=card).first()
-        set_collection(reg.player, [(card.code, (owned.count if owned else 0) + 1)])
+        add_to_collection(reg.player, [card.code])
         prizes.append(
             Prize.objects.create(
                 tournament=t, place=place, card=card, awarded_to=reg, awarded_at=timezone.now()
