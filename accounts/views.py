@@ -1,5 +1,9 @@
+from django.conf import settings
 from django.contrib.auth import login
+from django.contrib.auth.forms import AuthenticationForm
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 
 from .forms import SignUpForm
 
@@ -12,3 +16,16 @@ def signup(request):
         return redirect("cards:list")
     status = 400 if request.method == "POST" else 200
     return render(request, "registration/signup.html", {"form": form}, status=status)
+
+
+def locked_out(request, response=None, credentials=None):
+    """django-axes' answer once an account or an address failed too often: 429, and when."""
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    message = gettext(
+        "Too many failed logins for this account or from this address. "
+        "Try again in %(minutes)d minutes."
+    ) % {"minutes": minutes}
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": message}, status=429)
+    context = {"form": AuthenticationForm(request), "locked_out": message}
+    return render(request, "registration/login.html", context, status=429)

@@ -5,6 +5,7 @@ Celery, in-memory cache. That is what `make run` gives a fresh machine.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -37,6 +38,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and ReDoc served by the site: API docs work offline
+    "axes",
     "accounts",
     "cards_data",
     "decks",
@@ -51,11 +53,13 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "cardgame.middleware.RefuseNulBytes",  # after Locale: its 400 speaks the page's language
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # after the others (axes' rule), before the sync chain
     "cardgame.middleware.SyncMiddlewareChain",  # last: the chain runs in one thread (ASGI)
 ]
 
@@ -119,6 +123,11 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The API's rate counters (cardgame.limits) in a cache of their own: tests empty it
+# between tests, and clearing it never drops anything else.
+CACHES["throttle"] = {**CACHES["default"], "KEY_PREFIX": "throttle"}
+if not REDIS_URL:
+    CACHES["throttle"]["LOCATION"] = "throttle"  # a locmem store of its own
 
 # Celery: a Redis broker when REDIS_URL is set, otherwise tasks run eagerly in-process.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
@@ -139,6 +148,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "60"))
 }
+# Tests of the deck lab's logic play its chunks inside the request (tests/decklab/conftest.py);
+# everywhere else a run is played off the request (workers, or decklab.background's thread).
+DECKLAB_PLAY_IN_REQUEST = False
 CELERY_BEAT_SCHEDULE = {
     "matches-clocks": {"task": "matches.tasks.check_clocks", "schedule": 1.0},
 }
@@ -164,6 +176,22 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Failed logins (the login form, the admin, anything that calls authenticate()) are
+# counted by django-axes per account and per address: after LOGIN_FAILURE_LIMIT failures
+# either is locked for LOGIN_COOLOFF_MINUTES (a 429 that says so, accounts.views.locked_out),
+# even with the right password. Counts live in the database (every process sees them); a
+# success resets them; `manage.py axes_reset` clears them all.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True  # no row per successful login: failures are what we count
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
+AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "cards:list"
 LOGOUT_REDIRECT_URL = "cards:list"
@@ -171,7 +199,7 @@ LOGOUT_REDIRECT_URL = "cards:list"
 # Hungarian is the game's own language; English is the other half of the UI.
 LANGUAGE_CODE = "hu"
 LANGUAGES = [("hu", _("Hungarian")), ("en", _("English"))]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "cardgame" / "locale"]
 USE_I18N = True
 TIME_ZONE = "Europe/Budapest"
 USE_TZ = True
@@ -188,6 +216,22 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "cardgame.api.exception_handler",
+    # Sessions only (the site's own login, with its lockout): no HTTP Basic, which let any
+    # request with a made-up header make the server hash a password.
+    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+    # Per account (per address when anonymous) on the expensive endpoints: cardgame.limits'
+    # SearchThrottle, ImportThrottle, LabRunThrottle. A 429 says when to try again.
+    "DEFAULT_THROTTLE_RATES": {
+        "search": os.environ.get("RATE_SEARCH", "600/min"),
+        "import": os.environ.get("RATE_IMPORT", "60/min"),
+        "lab_run": os.environ.get("RATE_LAB_RUN", "30/hour"),
+    },
+    # One JSON reader with a size and a depth limit (a 400, never a RecursionError's 500).
+    "DEFAULT_PARSER_CLASSES": [
+        "cardgame.limits.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     # `?format=` is the deck export's own parameter (text, json, share), not a renderer switch.
     "URL_FORMAT_OVERRIDE": None,
 }

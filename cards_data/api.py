@@ -9,6 +9,7 @@ from rest_framework import viewsets
 from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
+from cardgame.limits import SearchThrottle
 from engine import catalog
 
 from .filters import CardFilter
@@ -32,6 +33,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = CardSerializer
     filterset_class = CardFilter
     lookup_field = "code"
+    throttle_classes = [SearchThrottle]
 
 
 def _named(table, extra=None):

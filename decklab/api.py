@@ -3,10 +3,11 @@
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from rest_framework import status
-from rest_framework.decorators import api_view, permission_classes
+from rest_framework.decorators import api_view, permission_classes, throttle_classes
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
+from cardgame.limits import LabRunThrottle
 from decks.selectors import visible_decks
 
 from . import services
@@ -50,6 +51,7 @@ def refused(error: services.LabRefused) -> Response:
 
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
+@throttle_classes([LabRunThrottle])
 def start_run(request):
     """Start a run: {"deck": id, "games": N}; 201 with the run, 400/404/409/422 otherwise."""
     data = request.data if isinstance(request.data, dict) else None

@@ -4,6 +4,7 @@ import logging
 import os
 import socket
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -11,7 +12,7 @@ from django.utils.translation import gettext as _
 from cards_data.selectors import card_dicts
 from decks import play
 
-from . import simulation
+from . import background, simulation
 from .models import LabChunk, LabRun
 from .reference import colony_codes, reference_deck, reference_decks
 
@@ -97,10 +98,18 @@ def start_run(user, deck, games: int) -> LabRun:
 
 
 def _queue_chunks(chunk_ids):
+    """To the Celery workers; in the embedded default (eager Celery) to a background thread,
+    never into the request that started the run (it would hold the POST for the whole run)."""
     from .tasks import play_lab_chunk
 
-    for chunk_id in chunk_ids:
-        play_lab_chunk.delay(chunk_id)
+    if not play_lab_chunk.app.conf.task_always_eager:
+        for chunk_id in chunk_ids:
+            play_lab_chunk.delay(chunk_id)
+    elif settings.DECKLAB_PLAY_IN_REQUEST:  # tests of the lab's logic only
+        for chunk_id in chunk_ids:
+            play_chunk(chunk_id)
+    else:
+        background.submit(chunk_ids, play_chunk)
 
 
 def _colonies(run, opponent: str) -> list[list[dict]]:

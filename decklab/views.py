@@ -2,8 +2,10 @@
 
 from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from cardgame.limits import LabRunThrottle
 from decks import play
 from decks.selectors import visible_decks
 
@@ -37,6 +39,14 @@ def deck_lab(request, deck_pk):
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     raw = request.POST.get("games", "")
+    throttle = LabRunThrottle()
+    if not throttle.allow_request(request, None):
+        wait = _("You started many runs lately: try again in %(minutes)d minutes.") % {
+            "minutes": max(1, round((throttle.wait() or 60) / 60))
+        }
+        return render(
+            request, "decklab/lab.html", _lab_context(request, deck, raw, wait), status=429
+        )
     try:
         games = parse_games(raw)
         run = services.start_run(request.user, deck, games)

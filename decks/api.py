@@ -7,10 +7,11 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status, viewsets
-from rest_framework.decorators import action, api_view, permission_classes
+from rest_framework.decorators import action, api_view, permission_classes, throttle_classes
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
+from cardgame.limits import ImportThrottle, SearchThrottle
 from cards_data.selectors import card_dicts
 
 from . import services
@@ -65,6 +66,9 @@ class DeckViewSet(viewsets.ModelViewSet):
 
     serializer_class = DeckSerializer
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, IsOwnerOrReadOnly]
+
+    def get_throttles(self):
+        return [SearchThrottle()] if self.action == "list" else super().get_throttles()
 
     def get_queryset(self):
         decks = visible_decks(self.request.user)
@@ -233,6 +237,7 @@ def validate(request):
     }
 )
 @api_view(["POST"])
+@throttle_classes([ImportThrottle])
 @permission_classes([permissions.AllowAny])
 def import_deck(request):
     """Read a decklist (text, JSON or share code; pasted or uploaded) into cards and line errors.

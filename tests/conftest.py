@@ -24,6 +24,19 @@ def no_leftover_language():
         yield
 
 
+@pytest.fixture(autouse=True)
+def fresh_rate_limits():
+    """Each test starts with no API rate counted (the throttle cache, local memory in tests).
+
+    Failed-login counts (django-axes) live in the database and go with each test's rollback.
+    """
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    if isinstance(caches["throttle"], LocMemCache):
+        caches["throttle"].clear()
+
+
 @pytest.fixture
 def postgres_db(db):
     from django.db import connection

@@ -84,9 +84,9 @@ class LiveSite:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
-                urllib.request.urlopen(self.url + "/healthz", timeout=2)
+                urllib.request.urlopen(self.url + "/healthz", timeout=10)
                 return self
-            except (urllib.error.URLError, ConnectionError):
+            except OSError:  # refused, reset or timed out: not up yet
                 if self.process.poll() is not None:
                     break
                 time.sleep(0.3)

@@ -17,6 +17,14 @@ def legal_colony(races=LACI):
     return sorted(counts.items())
 
 
+@pytest.fixture(autouse=True)
+def lab_plays_in_the_test(settings):
+    """The lab's logic tests run a run's chunks at commit, in the test's own thread (the
+    embedded default's background thread could not see the test's uncommitted rows);
+    test_lab_background.py runs a real server to test that thread."""
+    settings.DECKLAB_PLAY_IN_REQUEST = True
+
+
 @pytest.fixture
 def lab_deck(catalogue, alice):
     return deck_services.save_deck(alice, name="Laci lab", cards=legal_colony(), is_public=True)

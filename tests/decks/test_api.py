@@ -506,7 +506,7 @@ def test_import_non_utf8_upload_is_a_400_naming_the_file(client, catalogue, alic
 
 
 def test_import_reports_every_bad_line_with_suggestions(client, catalogue):
-    text = "3 Cobra Flsh\n2 Halálszárny\n99 Deathwing\n\x00bad\n"
+    text = "3 Cobra Flsh\n2 Halálszárny\n99 Deathwing\n@bad\n"
     response = post(client, "/api/decks/import/", {"text": text})
     assert response.status_code == 400
     errors = response.json()["errors"]
