@@ -6,12 +6,12 @@ PY := $(VENV)/bin/python
 PG_URL ?= postgres://postgres@127.0.0.1:5432/kgk
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test setup deps translations db lint test-sqlite test-postgres test-soak browser worker beat bench clean
+.PHONY: run test setup deps translations db lint security test-sqlite test-postgres test-soak fuzz fuzz-ci browser worker beat bench clean
 
 run: setup db  ## set up and serve the site with the embedded default (SQLite, eager Celery); DEBUG=1 for debug pages
 	$(PY) manage.py runserver $(HOST)
 
-test: setup browser lint test-sqlite test-postgres test-soak  ## set up and run every test
+test: setup browser lint security test-sqlite test-postgres test-soak fuzz-ci  ## set up and run every test
 
 setup: $(VENV)/.installed translations
 
@@ -31,6 +31,27 @@ db: setup
 lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+
+# bandit: no medium or high finding in our code.
+security: setup
+	$(VENV)/bin/bandit -q -r accounts cardgame cards_data decklab decks engine matches tournaments scripts \
+		-x "*/migrations/*" --severity-level medium
+
+# schemathesis against the served schema of a real site on PostgreSQL, anonymous and logged in:
+# no 5xx, no response off the schema. `fuzz` is the full run (bench/RESULTS.md has its count
+# of cases); `fuzz-ci` (part of `make test`) the same with a smaller fixed-seed budget.
+FUZZ_URL ?= postgres://postgres@127.0.0.1:5432/kgk_fuzz
+fuzz: setup
+	DATABASE_URL="$(FUZZ_URL)" $(PY) scripts/fuzz.py --examples 150 --seed 11
+
+fuzz-ci: setup
+	@if $(PY) scripts/service_check.py postgres "$(PG_URL)"; then \
+		DATABASE_URL="$(FUZZ_URL)" $(PY) scripts/fuzz.py --examples 25 --seed 11; \
+	elif [ "$$CI" = "true" ]; then \
+		echo "CI=true and PostgreSQL is not reachable at $(PG_URL): failing"; exit 1; \
+	else \
+		echo "SKIPPED fuzz-ci: no PostgreSQL at $(PG_URL)"; \
+	fi
 
 # The embedded default: SQLite, eager Celery. PostgreSQL-only tests are deselected here
 # and run in test-postgres.

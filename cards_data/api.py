@@ -36,9 +36,9 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     throttle_classes = [SearchThrottle]
 
 
-def _named(table, extra=None):
+def _named(table, fields_of=None):
     return [
-        {"id": key, "hu": names["hu"], "en": names["en"], **(extra(key) if extra else {})}
+        {"id": key, "hu": names["hu"], "en": names["en"], **(fields_of(key) if fields_of else {})}
         for key, names in table.items()
     ]
 

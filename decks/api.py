@@ -5,8 +5,9 @@ import secrets
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import permissions, status, viewsets
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action, api_view, permission_classes, throttle_classes
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
@@ -122,12 +123,23 @@ class DeckViewSet(viewsets.ModelViewSet):
         }
         return Response(body)
 
-    @action(detail=True, methods=["get"])
+    @extend_schema(responses=DeckVersionSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)  # every version, unpaged
     def versions(self, request, pk=None):
         deck = self.get_object()
         return Response(DeckVersionSerializer(deck.versions.order_by("-number"), many=True).data)
 
-    @extend_schema(parameters=[OpenApiParameter("from", int), OpenApiParameter("to", int)])
+    @extend_schema(
+        parameters=[OpenApiParameter("from", int), OpenApiParameter("to", int)],
+        responses=inline_serializer(
+            "DeckDiff",
+            {
+                "from": serializers.IntegerField(),
+                "to": serializers.IntegerField(),
+                "changes": serializers.ListField(child=serializers.DictField()),
+            },
+        ),
+    )
     @action(detail=True, methods=["get"])
     def diff(self, request, pk=None):
         """Card changes between two versions of this deck (default: previous → latest)."""
@@ -164,7 +176,11 @@ class DeckViewSet(viewsets.ModelViewSet):
         parameters=[
             OpenApiParameter("format", str, enum=["text", "json", "share"]),
             OpenApiParameter("lang", str, enum=["hu", "en"]),
-        ]
+        ],
+        responses={
+            (200, "text/plain"): OpenApiTypes.STR,
+            (200, "application/json"): OpenApiTypes.OBJECT,
+        },
     )
     @action(detail=True, methods=["get"])
     def export(self, request, pk=None):

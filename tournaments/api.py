@@ -467,13 +467,13 @@ def forbidden_pair_detail(request, pk, pair_id):
     return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-@extend_schema(responses=OpenApiTypes.OBJECT)
+@extend_schema(responses={200: {"type": "array", "items": {"type": "object"}}})
 @api_view(["GET"])
 def standings(request, pk):
     return Response(selectors.standings_rows(_tournament(pk)))
 
 
-@extend_schema(responses=OpenApiTypes.OBJECT)
+@extend_schema(responses={200: {"type": "array", "items": {"type": "object"}}})
 @api_view(["GET"])
 @permission_classes([permissions.IsAuthenticated])
 def audit(request, pk):

@@ -1,0 +1,81 @@
+"""`make fuzz`: schemathesis against the served OpenAPI schema of a real site.
+
+A uvicorn server on PostgreSQL (DATABASE_URL, default the local kgk_fuzz database, made
+and migrated here), the card set loaded, one user. Schemathesis runs every operation of
+/api/schema/ twice: anonymously and logged in (the session cookie), with a fixed seed.
+It fails on any server error (5xx) and any response that does not match the schema.
+
+    python scripts/fuzz.py --examples 60 --seed 11     # CI's budget
+    python scripts/fuzz.py --examples 150              # make fuzz: the full run
+
+Prints the number of test cases of each run (bench/RESULTS.md keeps the full run's).
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from live_kit import CSRF, LiveSite, prepare, site_env  # noqa: E402
+
+CHECKS = "not_a_server_error,response_schema_conformance,content_type_conformance"
+HIGH_RATES = {"RATE_SEARCH": "1000000/min", "RATE_IMPORT": "1000000/min",
+              "RATE_LAB_RUN": "1000000/min"}  # fmt: skip
+
+
+def ensure_database(url: str) -> None:
+    """CREATE DATABASE when it is missing (a fresh machine, a fresh CI runner)."""
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as db:
+        if not db.execute("select 1 from pg_database where datname = %s", (name,)).fetchone():
+            db.execute(f'create database "{name}"')
+
+
+def run_schemathesis(site, label, examples, seed, headers=()) -> int:
+    command = [str(Path(sys.executable).with_name("schemathesis")), "run",
+               f"{site.url}/api/schema/", "--checks", CHECKS, "--max-examples", str(examples),
+               "--seed", str(seed), "--generation-deterministic", "--no-shrink",
+               "--request-timeout", "60", "--warnings", "off", "--workers", "1"]  # fmt: skip
+    for header in headers:
+        command += ["-H", header]
+    print(f"--- schemathesis, {label}", flush=True)
+    out = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    print(out.stdout[-6000:], out.stderr[-2000:], sep="\n", flush=True)
+    cases = sum(int(n) for n in re.findall(r"(\d+) (?:generated|test cases)", out.stdout)[:1])
+    print(f"=== {label}: exit {out.returncode}, {cases} test cases", flush=True)
+    return out.returncode
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--examples", type=int, default=150, help="per operation and run")
+    parser.add_argument("--seed", type=int, default=11)
+    args = parser.parse_args()
+    url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/kgk_fuzz")
+    if url.startswith("postgres"):
+        ensure_database(url)
+    env = site_env(url, **HIGH_RATES)
+    session = prepare(env, ["fuzz"], migrate=True)["fuzz"]
+    with tempfile.TemporaryDirectory() as logs, LiveSite(env, Path(logs)) as site:
+        failed = run_schemathesis(site, "anonymous", args.examples, args.seed)
+        cookie = f"Cookie: sessionid={session}; csrftoken={CSRF}"
+        failed |= run_schemathesis(
+            site, "logged in", args.examples, args.seed, [cookie, f"X-CSRFToken: {CSRF}"]
+        )
+        server_log = (Path(logs) / "uvicorn.log").read_text()
+    if "Traceback" in server_log:
+        print(server_log[-5000:])
+        failed = 1
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
