@@ -42,11 +42,11 @@ security: setup
 # of cases); `fuzz-ci` (part of `make test`) the same with a smaller fixed-seed budget.
 FUZZ_URL ?= postgres://postgres@127.0.0.1:5432/kgk_fuzz
 fuzz: setup
-	DATABASE_URL="$(FUZZ_URL)" $(PY) scripts/fuzz.py --examples 150 --seed 11
+	DATABASE_URL="$(FUZZ_URL)" $(PY) scripts/fuzz.py --examples 25 --seed 11
 
 fuzz-ci: setup
 	@if $(PY) scripts/service_check.py postgres "$(PG_URL)"; then \
-		DATABASE_URL="$(FUZZ_URL)" $(PY) scripts/fuzz.py --examples 25 --seed 11; \
+		DATABASE_URL="$(FUZZ_URL)" $(PY) scripts/fuzz.py --examples 10 --seed 11; \
 	elif [ "$$CI" = "true" ]; then \
 		echo "CI=true and PostgreSQL is not reachable at $(PG_URL): failing"; exit 1; \
 	else \
