@@ -187,7 +187,9 @@ class _Memo:
                 cards[c] for c in state.players[seat].hangar if cards[c].orientation == "active"
             ]
             theirs = [
-                cards[c] for c in state.players[1 - seat].hangar if cards[c].orientation == "active"
+                cards[c]
+                for c in state.players[state.other(seat)].hangar
+                if cards[c].orientation == "active"
             ]
             power = sum(V.stat(state, s, "firepower", statics) for s in mine)
             guard = sum(V.armour_left(state, s, statics) for s in theirs)

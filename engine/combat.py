@@ -13,7 +13,7 @@ from . import values as V
 from .actions import DONE, PASS, Action, choose
 from .flow import Handler, answer, ask, clear_answers, emit, pop, push, register, wait
 from .resolve import _needs, announce_payment, expire, expire_cards, open_window
-from .state import CardInstance, GameState, mark, marked_cards
+from .state import CardInstance, GameState, mark, marked_cards, next_seat
 
 # --- helpers -----------------------------------------------------------------------------
 
@@ -52,6 +52,11 @@ def participants(state, seat) -> list:
 def eligible(state, seat) -> list:
     """R 11.4.4.1: participating, active and still in play."""
     return [c for c in participants(state, seat) if c.orientation == "active"]
+
+
+def foe(combat: dict, seat: int) -> int:
+    """The other side of a combat: the defender for the attacker and the other way round."""
+    return combat["defender"] if seat == combat["attacker"] else combat["attacker"]
 
 
 def speed(state, card) -> int:
@@ -98,7 +103,7 @@ def pay_card(state, seat, card, ev, why="pay", statics=None, scope="combat") -> 
     on the chain and the opponent may respond first (R 12.3); it takes effect when the
     chain resolves (``resolve.finish_payment``: face up, paid, X locked, on_pay)."""
     base = announce_payment(state, seat, card, ev, why, statics)
-    open_window(state, 1 - seat, scope, base)
+    open_window(state, next_seat(state, seat), scope, base)
 
 
 @register
@@ -119,7 +124,7 @@ class ToTrash(Handler):
 
 def attack_targets(state, seat):
     """M2 targets: colony, centre, one crew card, one base (R 11.3.1)."""
-    opp = state.players[1 - seat]
+    opp = state.players[state.other(seat)]
     out = [("colony", None), ("centre", None)]
     out += [("crew", cid) for cid in opp.canteen]
     out += [("base", cid) for cid in opp.surface]
@@ -132,7 +137,7 @@ def declare_attack(state, seat, target, card_id, ev, statics=None) -> None:
     ops.spend(state, seat, surcharge, ev, "attack surcharge")
     state.combat = {
         "attacker": seat,
-        "defender": 1 - seat,
+        "defender": state.other(seat),  # multiplayer: a chosen neighbour (R 17.1.2)
         "target": {"kind": target, "card": card_id},
         "attackers": [],
         "defenders": [],
@@ -151,7 +156,7 @@ def declare_attack(state, seat, target, card_id, ev, statics=None) -> None:
     emit(ev, "attack", player=seat, target=target, card=tgt, surcharge=surcharge)
     push(state, {"kind": "combat", "step": "declared"})
     # on_attack_declared triggers (Szenátus, Vadászterület)
-    for s in (seat, 1 - seat):
+    for s in (seat, state.combat["defender"]):
         by = "you" if s == seat else "opponent"
         for card in V.effective_with(state, s, "on_attack_declared"):
             ops.push_trigger(state, card, "on_attack_declared", by=by)
@@ -439,10 +444,10 @@ class Combat(Handler):
         combat = state.combat
         att, dfn = combat["attacker"], combat["defender"]
         if combat["passed_by"] is not None:
-            return 1 - combat["passed_by"], True
+            return foe(combat, combat["passed_by"]), True
         if state.ruleset.simplified_combat:  # R 17.2.2: alternate, attacker first, no speed
             first = combat.get("next_seat", att)
-            for seat in (first, 1 - first):
+            for seat in (first, foe(combat, first)):
                 if eligible(state, seat):
                     return seat, True
             return None
@@ -462,7 +467,7 @@ class Combat(Handler):
         mine = eligible(state, seat)
         if free:
             return mine
-        theirs = eligible(state, 1 - seat)
+        theirs = eligible(state, foe(state.combat, seat))
         top = max(speed(state, s) for s in theirs)
         attacker = seat == combat["attacker"]
         return [s for s in mine if speed(state, s) > top or (attacker and speed(state, s) == top)]
@@ -474,7 +479,7 @@ class Combat(Handler):
         seat, free = decided
         combat = state.combat
         ships = self._acting_ships(state, seat, free)
-        targets = participants(state, 1 - seat)
+        targets = participants(state, foe(combat, seat))
         if state.ruleset.cloak_blocks_fire:
             targets = [t for t in targets if "cloak" not in V.keywords(state, t)]
         out = []
@@ -517,7 +522,7 @@ class Combat(Handler):
             return
         combat["passed_by"] = None
         if state.ruleset.simplified_combat:
-            combat["next_seat"] = 1 - seat  # R 17.2.2: the other side fires next
+            combat["next_seat"] = foe(combat, seat)  # R 17.2.2: the other side fires next
         ship = state.cards[action.get("ship")]
         if kind == "stealth":
             emit(ev, "stealth", ship=ship.id)
@@ -887,7 +892,7 @@ class Shot(Handler):
             frame["burst_i"] = i + 1
             return
         seat = burst.controller
-        recipients = participants(state, 1 - seat)
+        recipients = participants(state, foe(state.combat, seat))
         caps = []
         for rec in recipients:
             if rec.id != partner_id and "cloak" in V.keywords(state, rec):

@@ -34,7 +34,17 @@ from .flow import (
 )
 from .rng import Rng
 from .ruleset import DEFAULT, Ruleset
-from .state import CardInstance, GameState, PlayerState, cards_in_play, in_play_list, new_id
+from .state import (
+    CardInstance,
+    GameState,
+    PlayerState,
+    cards_in_play,
+    clockwise,
+    in_play_list,
+    new_id,
+    next_seat,
+    seats,
+)
 
 UPGRADE_COST = 1  # R 4.5.2
 MAX_BOUGHT_UPGRADES = 2  # R 4.5.2
@@ -91,7 +101,7 @@ def new_game(
     state = GameState(
         ruleset=ruleset,
         defs=defs,
-        players=[PlayerState(0, names[0]), PlayerState(1, names[1])],
+        players=[PlayerState(seat, names[seat]) for seat in range(len(colonies))],
         cards={},
         rng=Rng.from_seed(seed),
     )
@@ -115,19 +125,19 @@ class Setup(Handler):
     def run(self, state, frame, ev):
         if frame["step"] == "shuffle":  # R 10.1: each colony is shuffled, the opponent cuts
             frame["step"] = "deal"
-            for seat in (1, 0):
+            for seat in reversed(seats(state)):  # the last seat first (two players: 1, 0)
                 ops.shuffle_colony(state, seat, ev)
             return
         pop(state, frame)
         start = frame["start"]
         if start is None:
-            start = state.rng.below(2)  # R 10.2: a die roll, ties re-rolled
+            start = state.rng.below(len(state.players))  # R 10.2: a die roll, ties re-rolled
         state.starting_player = start
         emit(ev, "starting_player", player=start)
-        for seat in (0, 1):
+        for seat in seats(state):
             state.players[seat].credits = state.ruleset.initial_credits  # R 10.3
             ops.draw(state, seat, state.ruleset.opening_hand, ev, "opening hand")  # R 10.4
-        push(state, {"kind": "mulligan", "order": [start, 1 - start], "i": 0})
+        push(state, {"kind": "mulligan", "order": clockwise(state, start), "i": 0})
 
 
 @register
@@ -207,7 +217,8 @@ class Turns(Handler):
             emit(ev, "game_over", winner=None, reason="turn_limit")
             return
         state.turn += 1
-        state.active = state.starting_player if state.turn % 2 == 1 else 1 - state.starting_player
+        # clockwise from the starting player (R 17.1.1; two players: they alternate)
+        state.active = (state.starting_player + state.turn - 1) % len(state.players)
         emit(ev, "turn", turn=state.turn, player=state.active)
         push(state, {"kind": "turn", "step": "start"})
 
@@ -277,8 +288,8 @@ class Turn(Handler):
         rules = state.ruleset
         if player.credits > rules.credit_cap:  # R 11.5.3
             ops.spend(state, seat, player.credits - rules.credit_cap, ev, "credit cap")
-        seats = (0, 1) if rules.armour_reset_scope == "all" else (seat,)
-        for s in seats:  # R 11.5.4 / AMB-19
+        reset = seats(state) if rules.armour_reset_scope == "all" else (seat,)
+        for s in reset:  # R 11.5.4 / AMB-19
             for card in in_play_list(state, s):
                 card.damage = 0
         state.armour_epoch += 1
@@ -293,7 +304,7 @@ class Turn(Handler):
         pop(state, frame)
         emit(ev, "end_turn", player=seat, turn=state.turn)
         # R 15.1 / 15.3 / AMB-11: the win check closes the end phase
-        if not state.players[1 - seat].colony:
+        if not state.players[state.other(seat)].colony:
             state.winner = seat
             state.result = "colony"
             state.phase = "over"
@@ -459,7 +470,7 @@ def check_main(state, seat, action, statics=None) -> str | None:
         if target in ("crew", "base"):
             card = state.cards.get(action.get("card"))
             zone = "canteen" if target == "crew" else "surface"
-            if card is None or card.zone != zone or card.controller != 1 - seat:
+            if card is None or card.zone != zone or card.controller != state.other(seat):
                 return "BAD_TARGET"
         if V.attack_surcharge(state, seat, statics) > credits:
             return "INSUFFICIENT_CREDITS"  # AMB-35
@@ -610,7 +621,7 @@ def main_actions(state, seat) -> list:
             # C.attack_targets, written out: colony, centre, crew cards, bases
             out.append(_ATTACK_COLONY)
             out.append(_ATTACK_CENTRE)
-            opp = state.players[1 - seat]
+            opp = state.players[state.other(seat)]
             out += _attacks_on(opp.canteen, opp.surface)
     return out
 
@@ -849,7 +860,7 @@ def do_main(state, frame, seat, action, ev, statics=None) -> None:
             ops.push_trigger(state, card, "on_play")
             return
         base = len(state.chain)
-        R.open_window(state, 1 - seat, "main", base)  # the opponent may respond (R 12.3)
+        R.open_window(state, next_seat(state, seat), "main", base)  # the others respond (R 12.3)
         R.start_card(state, seat, card, ev)
         return
     if kind == "pay":
@@ -896,7 +907,7 @@ def do_main(state, frame, seat, action, ev, statics=None) -> None:
         C.declare_attack(state, seat, action.get("target"), action.get("card"), ev, statics)
         return
     if kind == "activate":
-        R.open_window(state, 1 - seat, "main", len(state.chain))
+        R.open_window(state, next_seat(state, seat), "main", len(state.chain))
         R.start_ability(state, seat, state.cards[action.get("card")], action.get("ability"), ev)
         return
     raise AssertionError(kind)  # pragma: no cover

@@ -110,7 +110,7 @@ def parse(text: str, cards, ruleset: Ruleset = DEFAULT) -> GameState:
     if "start" in header:
         state.starting_player = seat_of[header["start"]]
     else:
-        state.starting_player = state.active if state.turn % 2 == 1 else 1 - state.active
+        state.starting_player = (state.active - state.turn + 1) % len(state.players)
     for p in state.players:
         p.mulligan_used = True  # the opening is over
     for line in body:

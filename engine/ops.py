@@ -8,7 +8,16 @@ pile -- colony, centre, wasteland -- has no id at all) and privately in the even
 
 from . import values as V
 from .flow import emit, push
-from .state import HIDDEN_PILES, IN_PLAY, CardInstance, GameState, mark, move, renumber_pile
+from .state import (
+    HIDDEN_PILES,
+    IN_PLAY,
+    CardInstance,
+    GameState,
+    mark,
+    move,
+    prev_seat,
+    renumber_pile,
+)
 
 # --- descriptions ------------------------------------------------------------------
 
@@ -113,7 +122,7 @@ def shuffle_colony(state: GameState, seat: int, ev: list) -> None:
     if len(player.colony) < 2:
         return
     if state.ruleset.cut == "choose":
-        push(state, {"kind": "cut", "player": 1 - seat, "owner": seat})
+        push(state, {"kind": "cut", "player": prev_seat(state, seat), "owner": seat})
     else:
         cut(state, seat, state.rng.below(len(player.colony)), ev)
 
@@ -121,7 +130,7 @@ def shuffle_colony(state: GameState, seat: int, ev: list) -> None:
 def cut(state: GameState, seat: int, at: int, ev: list) -> None:
     colony = state.players[seat].colony
     colony[:] = colony[at:] + colony[:at]
-    emit(ev, "cut", player=seat, by=1 - seat, at=at)
+    emit(ev, "cut", player=seat, by=prev_seat(state, seat), at=at)
 
 
 # --- damage, destruction -----------------------------------------------------------
@@ -201,7 +210,8 @@ def check_state(state: GameState, ev: list) -> None:
         combat.get("batch") or (combat["step"] == "firing" and state.ruleset.simplified_combat)
     ):
         return  # R 17.2.2: ships at 0 armour leave only at the end of the firing step
-    if not state.players[0].hangar and not state.players[1].hangar:
+    players = state.players
+    if not any(p.hangar for p in players):
         return
     memo = state.memo  # V.state_info's memo read here while valid (a call per decision)
     if memo is not None and memo[0] is state.defs and memo[1] == len(memo[0]):
@@ -213,8 +223,7 @@ def check_state(state: GameState, ev: list) -> None:
             state.card_epoch,  # ships, attachments, paid flags (moves, boarding, payment)
             state.armour_epoch,  # damage, modifiers
             info,
-            tuple(state.players[0].hangar),
-            tuple(state.players[1].hangar),
+            *(tuple(p.hangar) for p in players),
         )
         if key == state.armoured:
             return  # nothing _all_armoured reads changed since it found every ship armoured
@@ -224,8 +233,8 @@ def check_state(state: GameState, ev: list) -> None:
     statics = V.static_abilities(state)
     doomed = [
         state.cards[cid]
-        for seat in (0, 1)
-        for cid in state.players[seat].hangar
+        for player in players
+        for cid in player.hangar
         if V.armour_left(state, state.cards[cid], statics) <= 0
     ]
     for card in doomed:

@@ -17,7 +17,16 @@ from . import ops
 from . import values as V
 from .actions import PASS, Action
 from .flow import Handler, answer, ask, clear_answers, emit, pop, push, register, wait
-from .state import IN_PLAY, GameState, in_play_list, mark, marked_cards, new_id
+from .state import (
+    IN_PLAY,
+    GameState,
+    clockwise,
+    in_play_list,
+    mark,
+    marked_cards,
+    new_id,
+    next_seat,
+)
 
 # --- helpers ------------------------------------------------------------------------
 
@@ -31,8 +40,8 @@ def _seats(state, ctx, player):
     if player in (None, "you"):
         return [ctrl]
     if player == "opponent":
-        return [1 - ctrl]
-    return [ctrl, 1 - ctrl]  # "each": the card's player first (R 1.5)
+        return [state.other(ctrl)]
+    return clockwise(state, ctrl)  # "each": the card's player first (R 1.5)
 
 
 def targeted(eff: dict) -> bool:
@@ -83,7 +92,7 @@ def resolve_targets(state, frame, eff, path):
         return []
     if n == len(legal):
         return legal
-    chooser = ctrl if spec.get("chooser", "you") == "you" else 1 - ctrl
+    chooser = ctrl if spec.get("chooser", "you") == "you" else state.other(ctrl)
     ask(
         state,
         chooser,
@@ -254,7 +263,7 @@ def _peek(state, frame, eff, path, ev):
         if hidden:
             ops.reveal(state, ev, hidden, me, "face_down")
         return True
-    seat = me if eff.get("player", "you") == "you" else 1 - me
+    seat = me if eff.get("player", "you") == "you" else state.other(me)
     player = state.players[seat]
     if zone == "centre":
         ops.reveal(state, ev, player.centre, me, "centre", player=seat)
@@ -443,7 +452,7 @@ def _cost_modifier(state, frame, eff, path, ev):
     ctx = frame["ctx"]
     if eff["duration"] == "while_in_play":
         return True  # static: engine.values
-    seat = ctx["ctrl"] if eff.get("player", "you") == "you" else 1 - ctx["ctrl"]
+    seat = ctx["ctrl"] if eff.get("player", "you") == "you" else state.other(ctx["ctrl"])
     mod = {
         "player": seat,
         "amount": eff["amount"],
@@ -967,7 +976,7 @@ class Window(Handler):
     kind = "window"
 
     def run(self, state, frame, ev):
-        if frame["passes"] >= 2 or (
+        if frame["passes"] >= len(state.players) or (  # all passed in a row (docs/rulings.md)
             _combat_over(state, frame) and len(state.chain) <= frame["base"]
         ):
             if len(state.chain) > frame["base"]:
@@ -981,7 +990,7 @@ class Window(Handler):
         # Auto-pass only on public information (NOTES.md): an empty centre and no ability.
         if not state.players[seat].centre and not activatable(state, seat):
             frame["passes"] += 1
-            frame["to_act"] = 1 - seat
+            frame["to_act"] = next_seat(state, seat)
             return
         wait(frame, seat, "respond")
 
@@ -996,7 +1005,7 @@ class Window(Handler):
 
     def act(self, state, frame, action, ev):
         seat = frame["to_act"]
-        frame["to_act"] = 1 - seat
+        frame["to_act"] = next_seat(state, seat)
         if action.kind == "pass":
             frame["passes"] += 1
             emit(ev, "pass", player=seat)

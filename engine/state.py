@@ -157,7 +157,48 @@ class GameState:
         return self.defs[card.code]
 
     def other(self, seat: int) -> int:
+        """ "The opponent" of a two-player game (multiplayer: a chosen neighbour, R 17.1.3)."""
         return 1 - seat
+
+
+# --- the seats: a circle (R 17.1.1); the two-player game is its smallest case ---------------
+# Every two-player assumption of the engine goes through these, so a two-player game is
+# exactly what it was: next_seat and prev_seat of a seat are both the other seat.
+
+
+def seats(state: GameState) -> range:
+    """Every seat, in seat order (0 is the first seat; clockwise from it)."""
+    return range(len(state.players))
+
+
+def next_seat(state: GameState, seat: int) -> int:
+    """The seat clockwise of `seat`: whose turn follows and who responds next (R 17.1.1)."""
+    return (seat + 1) % len(state.players)
+
+
+def prev_seat(state: GameState, seat: int) -> int:
+    """The seat counter-clockwise of `seat`: the cut passes that way (R 17.1.1)."""
+    return (seat - 1) % len(state.players)
+
+
+def clockwise(state: GameState, seat: int) -> list:
+    """Every seat, starting with `seat` and going clockwise."""
+    n = len(state.players)
+    return [(seat + i) % n for i in range(n)]
+
+
+def opponents(state: GameState, seat: int) -> list:
+    """The other seats, clockwise from `seat` (R 1.5 "each": the card's player first)."""
+    return clockwise(state, seat)[1:]
+
+
+def neighbours(state: GameState, seat: int) -> list:
+    """The seats `seat` may attack (R 17.1.2): clockwise and counter-clockwise neighbour
+    (one seat in a two-player game, both others with three)."""
+    out = [next_seat(state, seat)]
+    if prev_seat(state, seat) not in out:
+        out.append(prev_seat(state, seat))
+    return out
 
 
 # --- marks --------------------------------------------------------------------------
@@ -336,8 +377,7 @@ def in_play_list(state: GameState, seat: int) -> list:
 
 def cards_in_play(state: GameState, seat: int | None = None):
     """Every card in play (ships, then their attachments; surface; canteen)."""
-    seats = (0, 1) if seat is None else (seat,)
-    for s in seats:
+    for s in range(len(state.players)) if seat is None else (seat,):
         player = state.players[s]
         for cid in player.hangar:
             ship = state.cards[cid]

@@ -8,7 +8,7 @@ face-up cards, so a legal-target list never reveals a face-down card.
 """
 
 from .catalog import SHIP_SIZE
-from .state import IN_PLAY, CardInstance, GameState, in_play_list
+from .state import IN_PLAY, CardInstance, GameState, clockwise, in_play_list
 
 STAT_NAMES = ("speed", "firepower", "armour", "bombardment")
 
@@ -350,7 +350,7 @@ def condition_ok(state: GameState, cond, source: CardInstance | None, ctrl: int)
             return combat["defender"] == ctrl
         return True
     if kind == "colony_at_most":
-        seat = ctrl if cond["player"] == "you" else 1 - ctrl
+        seat = ctrl if cond["player"] == "you" else state.other(ctrl)
         return len(state.players[seat].colony) <= cond["amount"]
     raise ValueError(f"unknown condition {kind!r}")
 
@@ -502,7 +502,7 @@ def candidates(
             if filter_ok(state, card, flt, source_id):
                 out.append(cid)
         return out
-    for seat in (ctrl, 1 - ctrl):
+    for seat in clockwise(state, ctrl):
         if not _owner_ok(seat, owner, ctrl):
             continue
         for card in in_play_list(state, seat):
@@ -629,7 +629,9 @@ def _cost_delta(state: GameState, seat: int, d: dict | None, action: str, static
         for eff in ability["effects"]:
             if eff["effect"] != "cost_modifier":
                 continue
-            affected = src.controller if eff.get("player", "you") == "you" else 1 - src.controller
+            affected = (
+                src.controller if eff.get("player", "you") == "you" else state.other(src.controller)
+            )
             if affected != seat or eff.get("action", "card") != action:
                 continue
             if action == "card" and not def_matches(state, d, eff.get("filter")):
@@ -686,7 +688,7 @@ def attack_surcharge(state: GameState, seat: int, statics=None) -> int:
         for eff in ability["effects"]:
             if eff["effect"] == "attack_surcharge":
                 payer = (
-                    1 - src.controller
+                    state.other(src.controller)
                     if eff.get("player", "opponent") == "opponent"
                     else src.controller
                 )

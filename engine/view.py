@@ -85,8 +85,8 @@ def _pile(state, player, zone, viewer) -> list | None:
 
 
 def view(state: GameState, viewer: int | None) -> dict:
-    if viewer not in (0, 1, None):
-        raise ValueError("viewer must be 0, 1 or None")
+    if viewer is not None and viewer not in range(len(state.players)):
+        raise ValueError("viewer must be a seat or None")
     players = []
     for p in state.players:
         cards = state.cards
