@@ -320,12 +320,13 @@ def drop(request, pk):
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def registration_action(request, pk, action):
-    """Staff: drop or reactivate any registration."""
-    if action not in ("drop", "reactivate"):
+    """Staff: drop, reactivate or check in (at the door) any registration."""
+    fns = {"drop": services.drop, "reactivate": services.reactivate, "check-in": services.check_in}
+    if action not in fns:
         raise Http404("No such action.")
     reg = get_object_or_404(Registration, pk=pk)
     _staff(request, reg.tournament)
-    fn = {"drop": services.drop, "reactivate": services.reactivate}[action]
+    fn = fns[action]
     reg = _call(fn, reg, request.user)
     return Response(RegistrationSerializer(reg).data)
 
@@ -522,9 +523,11 @@ def _judge_game(request, match):
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def match_action(request, pk, action):
-    """report {games_a, games_b, timed_out}, confirm, dispute, choose {choice}, judge;
-    judge-game {game, winner, reason}: a judge decides a game played on the site (R 18.4)."""
-    if action not in ("report", "confirm", "dispute", "choose", "judge", "judge-game"):
+    """report {games_a, games_b, timed_out}, confirm, dispute, choose {choice}; staff:
+    result {games_a, games_b} (a plain result from the slip), judge {games_a, games_b,
+    reason} (a ruling); judge-game {game, winner, reason}: a judge decides a game played
+    on the site (R 18.4)."""
+    if action not in ("report", "confirm", "dispute", "choose", "judge", "judge-game", "result"):
         raise Http404("No such action.")
     match = get_object_or_404(selectors.visible_matches(request.user), pk=pk)
     if action == "report":
@@ -547,6 +550,10 @@ def match_action(request, pk, action):
     elif action == "judge-game":
         _staff(request, match.tournament)
         match = _judge_game(request, match)
+    elif action == "result":
+        _staff(request, match.tournament)
+        data = _data(ResultInput, request)
+        match = _call(services.enter_result, match, request.user, data["games_a"], data["games_b"])
     else:  # judge
         _staff(request, match.tournament)
         data = _data(JudgeInput, request)
@@ -571,6 +578,15 @@ def playoff(request, pk):
     t = _tournament(pk)
     semis = _call(services.start_playoff, t, request.user)
     return Response(MatchSerializer(semis, many=True).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def finish(request, pk):
+    """Staff: end the event after the Swiss rounds, without a playoff."""
+    t = _call(services.finish_swiss, _tournament(pk), request.user)
+    return Response({"status": t.status, "placings": [r.name for r in services.placings(t)]})
 
 
 @extend_schema(responses=MatchSerializer(many=True))

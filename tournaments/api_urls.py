@@ -35,6 +35,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/standings/", api.standings, name="tournament-standings"),
     path("tournaments/<int:pk>/audit/", api.audit, name="tournament-audit"),
     path("tournaments/<int:pk>/playoff/", api.playoff, name="tournament-playoff"),
+    path("tournaments/<int:pk>/finish/", api.finish, name="tournament-finish"),
     path("tournaments/<int:pk>/bracket/", api.bracket, name="tournament-bracket"),
     path("tournaments/<int:pk>/prizes/", api.prizes, name="tournament-prizes"),
     path(

@@ -56,6 +56,12 @@ class Tournament(models.Model):
         help_text="docs/rulings.md: on (MTR), a missed round is a 0-2 loss in MW% and GW%; "
         "off, only the rounds played count",
     )
+    cut_tie_draw = models.BooleanField(
+        _("break a tie on every tiebreaker at the cut by a draw"),
+        default=True,
+        help_text="docs/rulings.md: on, players equal on points, OMW%, GW% and OGW% are "
+        "ordered by a draw seeded with the event's seed; off, by registration order",
+    )
     game_turn_limit = models.PositiveSmallIntegerField(
         default=0,
         help_text="simulations only: online games stop after this turn and a judge decides "
@@ -165,8 +171,18 @@ class Match(models.Model):
         (DISPUTED, _("Disputed")),
         (NEEDS_JUDGE, _("Needs a judge (time)")),
     ]
-    JUDGE_REASONS = [("time", _("Time")), ("ruling", _("Ruling")), ("correction", _("Correction"))]
-    STAGES = [("swiss", "Swiss"), ("semi", "Semi-final"), ("final", "Final"), ("third", "Third")]
+    JUDGE_REASONS = [
+        ("time", _("Time")),
+        ("ruling", _("Ruling")),
+        ("correction", _("Correction")),
+        ("drop", _("Conceded by a drop")),
+    ]
+    STAGES = [
+        ("swiss", _("Swiss")),
+        ("semi", _("Semi-final")),
+        ("final", _("Final")),
+        ("third", _("Third-place match")),
+    ]
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="matches")
     round = models.ForeignKey(

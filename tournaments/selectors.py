@@ -1,6 +1,7 @@
 """Reads of the tournaments app: what a user may see, and display rows."""
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from . import services
 from .models import Match, Registration, Round, Tournament
@@ -77,7 +78,17 @@ def standings_rows(t: Tournament) -> list[dict]:
 def dashboard(t: Tournament) -> dict:
     rnd = t.rounds.order_by("-number").first()
     matches = rnd.matches.select_related("player_a__player", "player_b__player") if rnd else []
-    live = [m for m in t.matches.filter(round__isnull=True)] if t.status != "running" else []
+    stage_order = {"semi": 0, "final": 1, "third": 2}
+    live = (
+        sorted(
+            t.matches.filter(round__isnull=True).select_related(
+                "player_a__player", "player_b__player"
+            ),
+            key=lambda m: (stage_order.get(m.stage, 3), m.table),
+        )
+        if t.status != "running"
+        else []
+    )
     open_matches = [m for m in list(matches) + live if m.status != Match.CONFIRMED]
     for m in open_matches:  # online events: the game a judge must decide (R 18.4)
         m.game_to_judge = None
@@ -85,8 +96,43 @@ def dashboard(t: Tournament) -> dict:
             m.game_to_judge = m.online_games.filter(winner=None).order_by("-number").first()
     return {
         "round": rnd,
-        "deadline": services.round_deadline(rnd) if rnd else None,
+        "deadline": running_clock(t),
+        "stage": stage_label(t),
         "unreported": [m for m in open_matches if m.status in (Match.PENDING, Match.REPORTED)],
         "disputes": [m for m in open_matches if m.status in (Match.DISPUTED, Match.NEEDS_JUDGE)],
+        "decided": [
+            m for m in list(matches) + live if m.status == Match.CONFIRMED and not m.is_bye
+        ],
         "complete": services.round_complete(rnd) if rnd else False,
     }
+
+
+def stage_label(t: Tournament) -> str:
+    """The event's current stage in words: registration, Swiss round n of N, playoff, done."""
+    if t.status == Tournament.REGISTRATION:
+        return _("Registration")
+    if t.status == Tournament.PLAYOFF:
+        return _("Playoff")
+    if t.status == Tournament.FINISHED:
+        return _("Finished")
+    last = t.rounds.order_by("-number").first()
+    total = t.planned_rounds()
+    if last is None:
+        return _("Swiss rounds: round 1 of %(total)s is being paired") % {"total": total}
+    if last.status == Round.DRAFT:
+        return _("Swiss round %(n)s of %(total)s (being paired)") % {
+            "n": last.number,
+            "total": total,
+        }
+    return _("Swiss round %(n)s of %(total)s") % {"n": last.number, "total": total}
+
+
+def running_clock(t: Tournament):
+    """The current Swiss round's deadline while it is being played, else None (a round
+    that is complete, or a playoff, shows no clock)."""
+    if t.status != Tournament.RUNNING:
+        return None
+    last = t.rounds.order_by("-number").first()
+    if last is None or last.status != Round.PUBLISHED or services.round_complete(last):
+        return None
+    return services.round_deadline(last)

@@ -8,8 +8,11 @@ Pairing is tournaments.swiss.pair_round; standings are tournaments.standings.sta
 
 from __future__ import annotations
 
+import hashlib
+
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -18,7 +21,16 @@ from decks.models import Deck
 
 from . import online, swiss
 from . import standings as standings_mod
-from .models import AuditEntry, ForbiddenPair, Match, Prize, Registration, Round, Tournament
+from .models import (
+    AuditEntry,
+    ForbiddenPair,
+    Match,
+    OnlineGame,
+    Prize,
+    Registration,
+    Round,
+    Tournament,
+)
 
 TOURNAMENT_RULESET = "original"  # R 9.6, R 18.1
 
@@ -158,14 +170,39 @@ def unregister(reg: Registration, user):
 
 
 def check_in(reg: Registration, user) -> Registration:
+    """The player checks in, or staff check them in at the door (audit-logged)."""
     t = reg.tournament
-    if reg.player_id != user.id and not is_staff(user, t):
+    staff = is_staff(user, t)
+    if reg.player_id != user.id and not staff:
         raise PermissionDenied(_("You can check in only yourself."))
     if t.status != Tournament.REGISTRATION:
         raise Conflict(_("Check-in is closed: the event has started."))
+    if reg.checked_in:
+        return reg
     reg.checked_in = True
     reg.save(update_fields=["checked_in", "updated"])
+    if reg.player_id != user.id:
+        log(t, user, "check_in", player=reg.name)
     return reg
+
+
+@transaction.atomic
+def check_in_many(t: Tournament, staff, reg_ids) -> int:
+    """Staff check in every listed player present at the door; returns how many were new."""
+    t = _locked(t)
+    require_staff(staff, t)
+    if t.status != Tournament.REGISTRATION:
+        raise Conflict(_("Check-in is closed: the event has started."))
+    regs = list(
+        t.registrations.filter(pk__in=list(reg_ids), checked_in=False).select_related("player")
+    )
+    if not regs:
+        return 0
+    t.registrations.filter(pk__in=[r.pk for r in regs]).update(
+        checked_in=True, updated=timezone.now()
+    )
+    log(t, staff, "check_in_many", players=sorted(r.name for r in regs))
+    return len(regs)
 
 
 def _rounds_paired(t: Tournament) -> int:
@@ -200,11 +237,20 @@ def late_entry(t: Tournament, staff, player, deck: Deck) -> Registration:
 
 @transaction.atomic
 def drop(reg: Registration, user) -> Registration:
-    """A player drops at any time (not paired in later rounds; stays in the standings)."""
-    t = reg.tournament
+    """A player drops (or staff drop them): not paired in later rounds, kept in the standings.
+
+    The same rules whatever the path (page, API, staff): an unplayed match of a published
+    round or of the playoff is conceded at once, a match loss (R 18.4 has no draws;
+    docs/rulings.md "Drops"); a match already reported stays with the players and judges.
+    Online matches are left to a judge (their game is running on the site).
+    """
+    t = _locked(reg.tournament)
+    reg = Registration.objects.select_for_update().get(pk=reg.pk)
     staff = is_staff(user, t)
     if reg.player_id != user.id and not staff:
         raise PermissionDenied(_("You can drop only yourself."))
+    if t.status == Tournament.FINISHED:
+        raise Conflict(_("The event is over: there is nothing to drop from."))
     if reg.dropped:
         return reg
     reg.dropped = True
@@ -212,18 +258,59 @@ def drop(reg: Registration, user) -> Registration:
     reg.save(update_fields=["dropped", "dropped_after_round", "updated"])
     if staff and reg.player_id != user.id:
         log(t, user, "drop", player=reg.name)
+    conceded = _concede_open_match(t, reg, user)
+    if conceded is not None:
+        _after_result(conceded)
     return reg
+
+
+def _open_match(t: Tournament, reg: Registration) -> Match | None:
+    """The unplayed match `reg` sits in now: a published Swiss round's, or a playoff set."""
+    return (
+        t.matches.filter(
+            Q(player_a=reg) | Q(player_b=reg), status=Match.PENDING, player_b__isnull=False
+        )
+        .exclude(round__status=Round.DRAFT)
+        .select_related("player_a", "player_b", "tournament")
+        .order_by("-id")
+        .first()
+    )
+
+
+def _concede_open_match(t: Tournament, reg: Registration, actor) -> Match | None:
+    if t.online:
+        return None
+    match = _open_match(t, reg)
+    if match is None:
+        return None
+    need = 3 if plays_all_three(match) else games_needed(match)
+    loser_is_a = match.player_a_id == reg.pk
+    match.games_a, match.games_b = (0, need) if loser_is_a else (need, 0)
+    match.status = Match.CONFIRMED
+    match.judge_reason = "drop"
+    match.save()
+    log(t, actor, "drop_concession", match=match, player=reg.name, table=match.table)
+    return match
 
 
 @transaction.atomic
 def reactivate(reg: Registration, staff) -> Registration:
-    require_staff(staff, reg.tournament)
-    if reg.tournament.status == Tournament.FINISHED:
-        raise Conflict(_("The event is over."))
+    """Staff bring a dropped player back: only during the Swiss rounds (in the playoff a
+    dropped player stays out). The rounds missed while dropped are losses, as for a late
+    entrant (R 18.7 standings, `late_entry_losses`; current_standings)."""
+    t = _locked(reg.tournament)
+    require_staff(staff, t)
+    if t.status in (Tournament.PLAYOFF, Tournament.FINISHED):
+        raise Conflict(
+            _("Re-activation is possible only before the playoff: a dropped player stays out.")
+        )
+    reg = Registration.objects.select_for_update().get(pk=reg.pk)
+    if not reg.dropped:
+        return reg
     reg.dropped = False
     reg.dropped_after_round = None
     reg.save(update_fields=["dropped", "dropped_after_round", "updated"])
-    log(reg.tournament, staff, "reactivate", player=reg.name)
+    log(t, staff, "reactivate", player=reg.name)
     return reg
 
 
@@ -326,34 +413,39 @@ def swiss_matches(t: Tournament):
 def current_standings(t: Tournament) -> list[standings_mod.Row]:
     """R 18.7 standings from every confirmed Swiss result (byes count 2-0).
 
-    A late entrant (`late_entry_round`) gets a match loss, 0-2, without an opponent
-    for every published round before their first one (MTR practice; standings.py
-    `Match.missed_round`): it counts for their points, MW% and GW%, not for OMW%/OGW%.
-    With the event's `late_entry_losses` off, only the rounds played count (rulings.md).
+    One rule for every missed round, whatever the path (late entry, re-activation):
+    an active player who was not seated in a published round gets a match loss, 0-2,
+    without an opponent (MTR practice; standings.py `Match.missed_round`): it counts
+    for their points, MW% and GW%, not for OMW%/OGW%. A dropped player's rounds after
+    their drop are not losses (they left). With the event's `late_entry_losses` off,
+    only the rounds played count (rulings.md). Two queries, linear in the matches.
     """
-    regs = list(t.registrations.all())
-    players = [standings_mod.Entrant(r.pk, dropped=r.dropped) for r in regs]
-    results = []
+    regs = list(t.registrations.values_list("pk", "dropped", "dropped_after_round"))
+    players = [standings_mod.Entrant(pk, dropped=dropped) for pk, dropped, _after in regs]
     published = sorted(t.rounds.filter(status=Round.PUBLISHED).values_list("number", flat=True))
+    rows = swiss_matches(t).values_list(
+        "round__number", "player_a_id", "player_b_id", "games_a", "games_b", "status"
+    )
+    results = []
     seated: dict[int, set[int]] = {}
-    for number, a, b in swiss_matches(t).values_list("round__number", "player_a_id", "player_b_id"):
-        for reg_id in (a, b):
-            if reg_id is not None:
-                seated.setdefault(reg_id, set()).add(number)
-    for r in regs:
-        if r.late_entry_round and t.late_entry_losses:
-            for number in published:
-                if number < r.late_entry_round and number not in seated.get(r.pk, ()):
-                    results.append(standings_mod.Match.missed_round(number, r.pk))
-    for m in swiss_matches(t).filter(status=Match.CONFIRMED).select_related("round"):
-        if m.is_bye:
-            results.append(standings_mod.Match.bye(m.round.number, m.player_a_id))
+    for number, a, b, games_a, games_b, status in rows:
+        seated.setdefault(a, set()).add(number)
+        if b is not None:
+            seated.setdefault(b, set()).add(number)
+        if status != Match.CONFIRMED:
+            continue
+        if b is None:
+            results.append(standings_mod.Match.bye(number, a))
         else:
-            results.append(
-                standings_mod.Match(
-                    m.round.number, m.player_a_id, m.player_b_id, m.games_a, m.games_b
-                )
-            )
+            results.append(standings_mod.Match(number, a, b, games_a, games_b))
+    if t.late_entry_losses:
+        for pk, dropped, after in regs:
+            last = (after or 0) if dropped else None
+            for number in published:
+                if last is not None and number > last:
+                    break
+                if number not in seated.get(pk, ()):
+                    results.append(standings_mod.Match.missed_round(number, pk))
     return standings_mod.standings(players, results)
 
 
@@ -627,16 +719,61 @@ def dispute(match: Match, user) -> Match:
     return match
 
 
+JUDGE_REASONS = ("time", "ruling", "correction")  # R 18.4, R 18.5
+
+
 @transaction.atomic
-def judge_result(match: Match, staff, games_a: int, games_b: int, reason: str) -> Match:
-    """A judge decides or corrects any result without re-pairing (R 18.4, R 18.5)."""
+def enter_result(match: Match, staff, games_a: int, games_b: int) -> Match:
+    """Staff enter a plain result from the match slip (not a judge ruling): the match
+    must not be with a judge or already confirmed (changing those is `judge_result`)."""
     match = Match.objects.select_for_update().select_related("tournament").get(pk=match.pk)
     require_staff(staff, match.tournament)
-    if reason not in ("time", "ruling", "correction"):
+    if match.is_bye:
+        raise Conflict(_("A bye needs no result."))
+    _playable(match)
+    online.require_offline(match)
+    if match.status == Match.CONFIRMED:
+        raise Conflict(
+            _("This match already has a confirmed result: changing it is a judge ruling.")
+        )
+    if match.status in (Match.DISPUTED, Match.NEEDS_JUDGE):
+        raise Conflict(_("This match is with a judge: enter a judge ruling with its reason."))
+    check_score(match, games_a, games_b)
+    match.games_a, match.games_b = games_a, games_b
+    match.status = Match.CONFIRMED
+    match.judge_reason = ""
+    match.save()
+    log(
+        match.tournament,
+        staff,
+        "result_entered",
+        match=match,
+        table=match.table,
+        stage=match.stage,
+        round=match.round.number if match.round_id else None,
+        player_a=match.player_a.name,
+        player_b=match.player_b.name,
+        games_a=games_a,
+        games_b=games_b,
+    )
+    _after_result(match, staff)
+    return match
+
+
+@transaction.atomic
+def judge_result(match: Match, staff, games_a: int, games_b: int, reason: str) -> Match:
+    """A judge decides or corrects any result without re-pairing published rounds
+    (R 18.4, R 18.5). What depends on it and is not played yet is derived again (a
+    draft round, the next playoff set, placings); where a later match was already
+    played on the old result the correction is refused (`_require_correctable`)."""
+    match = Match.objects.select_for_update().select_related("tournament").get(pk=match.pk)
+    require_staff(staff, match.tournament)
+    if reason not in JUDGE_REASONS:
         raise ValidationError({"reason": [_("The reason is time, ruling or correction (R 18.4).")]})
     if match.is_bye:
         raise Conflict(_("A bye has no result to judge."))
     check_score(match, games_a, games_b)
+    _require_correctable(match, games_a, games_b)
     before = {"games_a": match.games_a, "games_b": match.games_b, "status": match.status}
     match.games_a, match.games_b = games_a, games_b
     match.status = Match.CONFIRMED
@@ -648,17 +785,70 @@ def judge_result(match: Match, staff, games_a: int, games_b: int, reason: str) -
         "judge_result",
         match=match,
         reason=reason,
+        table=match.table,
+        stage=match.stage,
+        round=match.round.number if match.round_id else None,
+        player_a=match.player_a.name,
+        player_b=match.player_b.name,
         before=before,
         after={"games_a": games_a, "games_b": games_b},
     )
-    _after_result(match)
+    _after_result(match, staff)
     return match
 
 
-def _after_result(match: Match):
-    """Playoff: a finished semi-final fills the final and the third-place match."""
+def _winner_changes(match: Match, games_a: int, games_b: int) -> bool:
+    if match.status != Match.CONFIRMED or match.games_a is None or match.games_b is None:
+        return False
+    return (match.games_a > match.games_b) != (games_a > games_b)
+
+
+def _require_correctable(match: Match, games_a: int, games_b: int):
+    """Refuse a change whose consequences were already played (R 18.5: the judge decides)."""
+    t = match.tournament
+    if t.prizes.filter(awarded_to__isnull=False).exists():
+        raise Conflict(
+            _(
+                "The prizes have been awarded on the current results, so results can no "
+                "longer change here; the judge decides (R 18.5)."
+            )
+        )
+    if match.stage == "swiss":
+        if t.matches.filter(round__isnull=True).exists():
+            raise Conflict(
+                _(
+                    "The playoff was seeded from the Swiss results and has started: a Swiss "
+                    "result can no longer change; the judge decides (R 18.5)."
+                )
+            )
+        return
+    if match.stage == "semi" and _winner_changes(match, games_a, games_b):
+        later = t.matches.filter(stage__in=["final", "third"])
+        played = (
+            later.exclude(status=Match.PENDING).exists()
+            or OnlineGame.objects.filter(match__in=later).exists()
+        )
+        if played:
+            raise Conflict(
+                _(
+                    "The final or the third-place match has already been played on this "
+                    "semi-final's old result, so its winner can no longer change; the judge "
+                    "decides (R 18.5)."
+                )
+            )
+
+
+def _after_result(match: Match, staff=None):
+    """What depends on a result: the playoff's next sets, or a Swiss draft paired on it."""
     if match.stage != "swiss":
         advance_playoff(match.tournament)
+        return
+    if staff is None or match.round_id is None:
+        return
+    draft = match.tournament.rounds.filter(status=Round.DRAFT, number__gt=match.round.number)
+    draft = draft.first()
+    if draft is not None:  # paired on the old result: pair it again (idempotent)
+        repair_round(draft, staff)
 
 
 # --------------------------------------------------------------------- playoff
@@ -669,86 +859,150 @@ def swiss_finished(t: Tournament) -> bool:
     return last is not None and last.number >= t.planned_rounds() and round_complete(last)
 
 
+def _draw_key(t: Tournament, reg_id) -> str:
+    return hashlib.sha256(f"{t.seed}:cut:{reg_id}".encode()).hexdigest()
+
+
+def final_order(t: Tournament) -> list[standings_mod.Row]:
+    """The active players' standings in the order the cut and Swiss placings use.
+
+    Players equal on points, OMW%, GW% and OGW% are ordered by a draw seeded with the
+    event's seed (docs/rulings.md "Ties at the cut"; `cut_tie_draw` off: registration
+    order, as the standings page lists them)."""
+    rows = [row for row in current_standings(t) if not row.dropped]
+    if t.cut_tie_draw:
+        rows.sort(key=lambda r: (-r.points, -r.omw, -r.gwp, -r.ogw, _draw_key(t, r.id)))
+    return rows
+
+
+def playoff_size(active: int) -> int:
+    """Top four (R 18.3); with only two or three active players, a final of the top two."""
+    return 4 if active >= 4 else 2 if active >= 2 else 0
+
+
 @transaction.atomic
 def start_playoff(t: Tournament, staff) -> list[Match]:
-    """Top four of the final Swiss standings: 1 v 4 and 2 v 3, best of three (R 18.3.1)."""
+    """The playoff from the final Swiss standings (R 18.3.1): 1 v 4 and 2 v 3 in
+    best-of-three sets; with two or three active players, a final of the top two (the
+    third keeps 3rd place). Returns the first sets."""
     t = _locked(t)
     require_staff(staff, t)
     if t.status == Tournament.PLAYOFF:
-        return list(t.matches.filter(stage="semi"))
+        first = "semi" if t.matches.filter(stage="semi").exists() else "final"
+        return list(t.matches.filter(stage=first))
     if t.status != Tournament.RUNNING or not swiss_finished(t):
         raise Conflict(_("The playoff starts after the last Swiss round is complete."))
-    top = [row.id for row in current_standings(t) if not row.dropped][:4]
-    if len(top) < 4:
-        raise Conflict(_("The playoff needs four active players."))
-    for seed, reg_id in enumerate(top, 1):
+    order = final_order(t)
+    size = playoff_size(len(order))
+    if not size:
+        raise Conflict(
+            _("Fewer than two active players remain: finish the event after the Swiss rounds.")
+        )
+    seeded = [row.id for row in order[: min(len(order), 4)]]
+    for seed, reg_id in enumerate(seeded, 1):
         Registration.objects.filter(pk=reg_id).update(playoff_seed=seed)
-    semis = [
-        Match.objects.create(
-            tournament=t, stage="semi", table=1, player_a_id=top[0], player_b_id=top[3]
-        ),
-        Match.objects.create(
-            tournament=t, stage="semi", table=2, player_a_id=top[1], player_b_id=top[2]
-        ),
+    top = seeded[:size]
+    if size == 4:
+        pairs = [("semi", 1, top[0], top[3]), ("semi", 2, top[1], top[2])]
+    else:
+        pairs = [("final", 1, top[0], top[1])]
+    sets = [
+        Match.objects.create(tournament=t, stage=stage, table=table, player_a_id=a, player_b_id=b)
+        for stage, table, a, b in pairs
     ]
     t.status = Tournament.PLAYOFF
     t.save(update_fields=["status"])
-    log(t, staff, "start_playoff", seeds=top)
-    for semi in semis:
-        online.start_playoff_match(semi)
-    return semis
+    names = dict(t.registrations.values_list("pk", "player__username"))
+    log(t, staff, "start_playoff", size=size, seeds=[names[pk] for pk in seeded])
+    for playoff_set in sets:
+        online.start_playoff_match(playoff_set)
+    return sets
+
+
+@transaction.atomic
+def finish_swiss(t: Tournament, staff) -> Tournament:
+    """End the event after the Swiss rounds, without a playoff (the organiser's choice,
+    or fewer than four active players): the placings are the final standings."""
+    t = _locked(t)
+    require_staff(staff, t)
+    if t.status != Tournament.RUNNING or not swiss_finished(t):
+        raise Conflict(_("The event can finish after the last Swiss round is complete."))
+    t.status = Tournament.FINISHED
+    t.save(update_fields=["status"])
+    log(t, staff, "finish_swiss", placings=[reg.name for reg in placings(t)])
+    return t
 
 
 def _by_seed(regs):
     return sorted(regs, key=lambda r: r.playoff_seed or 99)
 
 
+def _set_playoff_match(t: Tournament, stage: str, table: int, pair: list[Registration]):
+    """Create the set, or give an unplayed one the players the semi-finals now say."""
+    existing = t.matches.filter(stage=stage).first()
+    if existing is None:
+        created = Match.objects.create(
+            tournament=t, stage=stage, table=table, player_a=pair[0], player_b=pair[1]
+        )
+        online.start_playoff_match(created)
+        return
+    if (existing.player_a_id, existing.player_b_id) == (pair[0].pk, pair[1].pk):
+        return
+    if existing.status != Match.PENDING or existing.online_games.exists():
+        return  # played already: _require_correctable refused the change before this
+    existing.player_a, existing.player_b = pair
+    existing.first_player = None
+    existing.save()
+
+
 def advance_playoff(t: Tournament):
-    """Semi-finals done: final and third-place match (R 18.3.2-3); all done: finished.
+    """Semi-finals done: final and third-place match (R 18.3.2-3), derived again after a
+    correction while unplayed; every set done: finished.
 
     The tournament row is locked so that two semi-finals finishing at once in two
     workers create exactly one final."""
     t = _locked(t)
     semis = list(t.matches.filter(stage="semi").select_related("player_a", "player_b"))
-    if len(semis) != 2 or any(m.status != Match.CONFIRMED for m in semis):
-        return
-    winners = _by_seed([m.winner for m in semis])
-    losers = _by_seed([m.player_b if m.winner == m.player_a else m.player_a for m in semis])
-    if not t.matches.filter(stage="final").exists():
-        sets = [
-            Match.objects.create(
-                tournament=t, stage="final", table=1, player_a=winners[0], player_b=winners[1]
-            )
-        ]
+    if semis:
+        if len(semis) != 2 or any(m.status != Match.CONFIRMED for m in semis):
+            return
+        winners = _by_seed([m.winner for m in semis])
+        losers = _by_seed([m.player_b if m.winner == m.player_a else m.player_a for m in semis])
+        _set_playoff_match(t, "final", 1, winners)
         if t.play_third_place:
-            sets.append(
-                Match.objects.create(
-                    tournament=t, stage="third", table=2, player_a=losers[0], player_b=losers[1]
-                )
-            )
-        for playoff_set in sets:
-            online.start_playoff_match(playoff_set)
-        return
-    late = t.matches.filter(stage__in=["final", "third"]).exclude(status=Match.CONFIRMED)
-    if not late.exists() and t.status != Tournament.FINISHED:
-        t.status = Tournament.FINISHED
-        t.save(update_fields=["status"])
+            _set_playoff_match(t, "third", 2, losers)
+    sets = t.matches.filter(stage__in=["final", "third"])
+    if t.status == Tournament.PLAYOFF and not sets.exclude(status=Match.CONFIRMED).exists():
+        if sets.exists():
+            t.status = Tournament.FINISHED
+            t.save(update_fields=["status"])
 
 
 def placings(t: Tournament) -> list[Registration]:
-    """1st, 2nd, 3rd after the playoff (3rd: the third-place winner, or the higher seed)."""
-    final = t.matches.filter(stage="final", status=Match.CONFIRMED).first()
+    """1st, 2nd, 3rd (R 18.6): from the final (3rd: the third-place winner, else the
+    higher-seeded semi-final loser, else seed 3 of a top-two playoff); after a Swiss-only
+    finish, the final standings' active players. Fewer players, fewer places."""
+    final = (
+        t.matches.filter(stage="final", status=Match.CONFIRMED)
+        .select_related("player_a__player", "player_b__player")
+        .first()
+    )
     if final is None:
-        return []
+        if t.status != Tournament.FINISHED or t.matches.filter(round__isnull=True).exists():
+            return []
+        regs = {r.pk: r for r in t.registrations.select_related("player")}
+        return [regs[row.id] for row in final_order(t)[:3]]
     first = final.winner
     second = final.player_b if first == final.player_a else final.player_a
     third_match = t.matches.filter(stage="third", status=Match.CONFIRMED).first()
+    semis = list(t.matches.filter(stage="semi").select_related("player_a", "player_b"))
     if third_match is not None:
         third = third_match.winner
-    else:
-        semis = t.matches.filter(stage="semi")
+    elif semis:
         third = _by_seed([m.player_b if m.winner == m.player_a else m.player_a for m in semis])[0]
-    return [first, second, third]
+    else:
+        third = t.registrations.filter(playoff_seed=3).select_related("player").first()
+    return [reg for reg in (first, second, third) if reg is not None]
 
 
 @transaction.atomic
@@ -780,11 +1034,14 @@ def award_prizes(t: Tournament, staff, cards_by_place: dict) -> list[Prize]:
     t = _locked(t)
     require_staff(staff, t)
     if t.status != Tournament.FINISHED:
-        raise Conflict(_("Prizes are awarded when the playoff is over."))
+        raise Conflict(_("Prizes are awarded when the event is finished."))
     if t.prizes.filter(awarded_to__isnull=False).exists():
         raise Conflict(_("The prizes have already been awarded."))
-    if sorted(cards_by_place) != [1, 2, 3]:
-        raise ValidationError({"cards": [_("Name one card for each of places 1, 2 and 3.")]})
+    placed = placings(t)
+    if sorted(cards_by_place) != list(range(1, len(placed) + 1)):
+        raise ValidationError(
+            {"cards": [_("Name one card for each place from 1 to %(n)s.") % {"n": len(placed)}]}
+        )
     cards = {}
     for place, code in cards_by_place.items():
         card = Card.objects.filter(code=str(code).upper()).first()
@@ -800,7 +1057,7 @@ def award_prizes(t: Tournament, staff, cards_by_place: dict) -> list[Prize]:
             )
         cards[place] = card
     prizes = []
-    for place, reg in enumerate(placings(t), 1):
+    for place, reg in enumerate(placed, 1):
         card = cards[place]
         add_to_collection(reg.player, [card.code])
         prizes.append(
@@ -808,5 +1065,10 @@ def award_prizes(t: Tournament, staff, cards_by_place: dict) -> list[Prize]:
                 tournament=t, place=place, card=card, awarded_to=reg, awarded_at=timezone.now()
             )
         )
-    log(t, staff, "award_prizes", prizes={p.place: p.card.code for p in prizes})
+    log(
+        t,
+        staff,
+        "award_prizes",
+        prizes=[[p.place, p.awarded_to.name, p.card.code, p.card.name] for p in prizes],
+    )
     return prizes

@@ -27,9 +27,10 @@ There are no draws in KGK (R 18.4): a match with equal game wins is rejected.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import gcd
 
 from tournaments.swiss import PlayerRecord
 
@@ -115,7 +116,7 @@ class Row:
     dropped: bool = False
     missed: int = 0  # rounds missed by entering late (each a loss, 0-2)
     tied: bool = False  # equal to another player on points, OMW%, GW% and OGW%
-    explain: dict = field(default_factory=dict, compare=False, hash=False)
+    explain: Mapping = field(default_factory=dict, compare=False, hash=False)
 
     @property
     def explain_text(self) -> str:
@@ -216,88 +217,22 @@ def standings(
     gwp: dict[PlayerId, Fraction] = {}
     raw_m: dict[PlayerId, Fraction | None] = {}
     raw_g: dict[PlayerId, Fraction | None] = {}
-    explain: dict[PlayerId, dict[str, str]] = {}
+    fractions: dict[tuple[int, int], Fraction] = {}  # few distinct values: made once each
     for pid, a in acc.items():
-        ex: dict[str, str] = {}
-        points = MATCH_WIN_POINTS * a.wins
         played = a.wins + a.losses
-        bye_txt = f", {a.byes} of them by bye" if a.byes else ""
-        ex["points"] = f"{MATCH_WIN_POINTS} x {a.wins} match wins{bye_txt} = {points}"
-        miss_txt = ""
-        if a.missed:
-            ex["points"] += f" ({a.missed} round(s) missed by entering late: losses, 0 points)"
-            miss_txt = f", {a.missed} missed by entering late"
-        if played:
-            raw = Fraction(points, MATCH_WIN_POINTS * played)
-            mwp[pid] = _floored(raw)
-            ex["MW%"] = (
-                f"{points} / ({MATCH_WIN_POINTS} x {played} rounds{miss_txt}) = {raw} = {_dec(raw)}"
-            )
-            if raw < FLOOR:
-                ex["MW%"] += ", below 0.33, so 0.33"
-        else:
-            raw = None
-            mwp[pid] = FLOOR
-            ex["MW%"] = "no rounds played: 0.33 (floor)"
+        raw = _fraction(fractions, a.wins, played)  # = points / (3 x played)
         raw_m[pid] = raw
-        games = a.gw + a.gl
-        counted = []
-        if a.byes:
-            counted.append(f"byes counted {bye_games[0]}-{bye_games[1]}")
-        if a.missed:
-            counted.append(f"missed rounds counted {MISSED_GAMES[0]}-{MISSED_GAMES[1]}")
-        bye_g = f" ({'; '.join(counted)})" if counted else ""
-        if games:
-            raw = Fraction(a.gw, games)
-            gwp[pid] = _floored(raw)
-            ex["GW%"] = (
-                f"{a.gw} game wins / {games} games{bye_g} = {3 * a.gw} / (3 x {games})"
-                f" = {raw} = {_dec(raw)}"
-            )
-            if raw < FLOOR:
-                ex["GW%"] += ", below 0.33, so 0.33"
-        else:
-            raw = None
-            gwp[pid] = FLOOR
-            ex["GW%"] = "no games played: 0.33 (floor)"
+        mwp[pid] = FLOOR if raw is None or raw < FLOOR else raw
+        raw = _fraction(fractions, a.gw, a.gw + a.gl)
         raw_g[pid] = raw
-        explain[pid] = ex
-
-    def opp_mean(a: _Acc, own: dict, raw: dict, name: str) -> tuple[Fraction, str]:
-        if not a.opps:
-            if a.byes and a.missed:
-                why = "byes and missed rounds only"
-            elif a.byes:
-                why = "byes only"
-            elif a.missed:
-                why = "missed rounds only"
-            else:
-                why = "no rounds played"
-            return FLOOR, f"no opponents yet ({why}): 0.33 (floor)"
-        vals = [own[o] for _, o in a.opps]
-        mean = sum(vals, Fraction(0)) / len(vals)
-        parts, starred = [], False
-        for _, o in a.opps:
-            star = ""
-            if raw[o] is None or raw[o] < FLOOR:
-                star, starred = "*", True
-            dropped = " dropped" if acc[o].dropped else ""
-            parts.append(f"{o}{dropped} {_dec(own[o])}{star}")
-        txt = f"mean({', '.join(parts)}) = {mean} = {_dec(mean)}"
-        if starred:
-            txt += f"; * raised to the 0.33 floor (the opponent's own {name} is lower)"
-        if a.byes:
-            txt += f"; {a.byes} bye round(s) left out"
-        if a.missed:
-            txt += f"; {a.missed} missed round(s) (late entry) left out"
-        return mean, txt
+        gwp[pid] = FLOOR if raw is None or raw < FLOOR else raw
+    # Opponents' means as integer sums over one common denominator per measure: exact,
+    # and one Fraction per player instead of one per addition.
+    mw_scaled, mw_den = _common_denominator(mwp)
+    gw_scaled, gw_den = _common_denominator(gwp)
 
     rows = []
     for pid, a in acc.items():
-        omw, omw_txt = opp_mean(a, mwp, raw_m, "MW%")
-        ogw, ogw_txt = opp_mean(a, gwp, raw_g, "GW%")
-        explain[pid]["OMW%"] = omw_txt
-        explain[pid]["OGW%"] = ogw_txt
         rows.append(
             dict(
                 id=pid,
@@ -309,33 +244,184 @@ def standings(
                 game_wins=a.gw,
                 game_losses=a.gl,
                 mwp=mwp[pid],
-                omw=omw,
+                omw=_mean(mw_scaled, mw_den, a.opps) if a.opps else FLOOR,
                 gwp=gwp[pid],
-                ogw=ogw,
+                ogw=_mean(gw_scaled, gw_den, a.opps) if a.opps else FLOOR,
                 opponents=tuple(o for _, o in sorted(a.opps, key=lambda t: t[0])),
                 dropped=a.dropped,
             )
         )
-    rows.sort(key=lambda r: (-r["points"], -r["omw"], -r["gwp"], -r["ogw"], _id_key(r["id"])))
-
-    def keys(r):
-        return (r["points"], r["omw"], r["gwp"], r["ogw"])
-
-    ties: dict[tuple, list] = {}
+    # Best first; equal on all four keys: by id. Two stable sorts (reverse=True keeps the
+    # id order of equals). Each fraction is preceded by its float, so comparisons are
+    # float comparisons and the exact fraction decides only where the floats are equal.
+    rows.sort(key=lambda r: _id_key(r["id"]))
     for r in rows:
-        ties.setdefault(keys(r), []).append(r["id"])
+        omw, gwp_, ogw = r["omw"], r["gwp"], r["ogw"]
+        r["_key"] = (r["points"], float(omw), omw, float(gwp_), gwp_, float(ogw), ogw)
+    rows.sort(key=lambda r: r["_key"], reverse=True)
+
+    groups: list[list[dict]] = []
+    for r in rows:  # equal keys are adjacent after the sort
+        if groups and groups[-1][0]["_key"] == r["_key"]:
+            groups[-1].append(r)
+        else:
+            groups.append([r])
+    for r in rows:
+        del r["_key"]
+    context = _ExplainContext(acc, mwp, gwp, raw_m, raw_g, bye_games)
     out = []
-    for i, r in enumerate(rows):
-        tied_with = [t for t in ties[keys(r)] if t != r["id"]]
-        ex = explain[r["id"]]
-        if tied_with:
-            ex["order"] = (
-                "equal on points, OMW%, GW% and OGW% to "
-                + ", ".join(str(t) for t in tied_with)
-                + ": ordered by player id"
+    for group in groups:
+        ids = [r["id"] for r in group]
+        for r in group:
+            tied_with = [t for t in ids if t != r["id"]]
+            out.append(
+                Row(
+                    rank=len(out) + 1,
+                    tied=bool(tied_with),
+                    explain=_Explain(context, acc[r["id"]], r["omw"], r["ogw"], tied_with),
+                    **r,
+                )
             )
-        out.append(Row(rank=i + 1, tied=bool(tied_with), explain=ex, **r))
     return out
+
+
+def _fraction(cache: dict, num: int, den: int) -> Fraction | None:
+    if not den:
+        return None
+    key = (num, den)
+    value = cache.get(key)
+    if value is None:
+        value = cache[key] = Fraction(num, den)
+    return value
+
+
+def _common_denominator(values: dict) -> tuple[dict, int]:
+    """Every value as an integer numerator over the least common denominator."""
+    common = 1
+    for d in {v.denominator for v in values.values()}:
+        common = common // gcd(common, d) * d
+    return {k: v.numerator * (common // v.denominator) for k, v in values.items()}, common
+
+
+def _mean(scaled: dict, den: int, opps: list) -> Fraction:
+    """The exact mean of the opponents' values (given over the common denominator)."""
+    return Fraction(sum(scaled[o] for _, o in opps), den * len(opps))
+
+
+@dataclass(frozen=True)
+class _ExplainContext:
+    acc: dict
+    mwp: dict
+    gwp: dict
+    raw_m: dict
+    raw_g: dict
+    bye_games: tuple
+
+
+class _Explain(Mapping):
+    """A row's `explain` texts, written when first read: the pairing reads only the
+    numbers, and writing every text took most of the standings' time at thousands of
+    players."""
+
+    __slots__ = ("_args", "_data")
+
+    def __init__(self, *args):
+        self._args = args
+        self._data = None
+
+    def _texts(self) -> dict:
+        if self._data is None:
+            self._data = _explain(*self._args)
+            self._args = None
+        return self._data
+
+    def __getitem__(self, key):
+        return self._texts()[key]
+
+    def __iter__(self):
+        return iter(self._texts())
+
+    def __len__(self):
+        return len(self._texts())
+
+    def __repr__(self):
+        return repr(self._texts())
+
+
+def _explain(c: _ExplainContext, a: _Acc, omw, ogw, tied_with) -> dict[str, str]:
+    bye_games = c.bye_games
+    ex: dict[str, str] = {}
+    points = MATCH_WIN_POINTS * a.wins
+    played = a.wins + a.losses
+    bye_txt = f", {a.byes} of them by bye" if a.byes else ""
+    ex["points"] = f"{MATCH_WIN_POINTS} x {a.wins} match wins{bye_txt} = {points}"
+    miss_txt = ""
+    if a.missed:
+        ex["points"] += f" ({a.missed} round(s) missed by entering late: losses, 0 points)"
+        miss_txt = f", {a.missed} missed by entering late"
+    if played:
+        raw = c.raw_m[a.id]
+        ex["MW%"] = (
+            f"{points} / ({MATCH_WIN_POINTS} x {played} rounds{miss_txt}) = {raw} = {_dec(raw)}"
+        )
+        if raw < FLOOR:
+            ex["MW%"] += ", below 0.33, so 0.33"
+    else:
+        ex["MW%"] = "no rounds played: 0.33 (floor)"
+    games = a.gw + a.gl
+    counted = []
+    if a.byes:
+        counted.append(f"byes counted {bye_games[0]}-{bye_games[1]}")
+    if a.missed:
+        counted.append(f"missed rounds counted {MISSED_GAMES[0]}-{MISSED_GAMES[1]}")
+    bye_g = f" ({'; '.join(counted)})" if counted else ""
+    if games:
+        raw = c.raw_g[a.id]
+        ex["GW%"] = (
+            f"{a.gw} game wins / {games} games{bye_g} = {3 * a.gw} / (3 x {games})"
+            f" = {raw} = {_dec(raw)}"
+        )
+        if raw < FLOOR:
+            ex["GW%"] += ", below 0.33, so 0.33"
+    else:
+        ex["GW%"] = "no games played: 0.33 (floor)"
+    ex["OMW%"] = _opp_text(c, a, c.mwp, c.raw_m, "MW%", omw)
+    ex["OGW%"] = _opp_text(c, a, c.gwp, c.raw_g, "GW%", ogw)
+    if tied_with:
+        ex["order"] = (
+            "equal on points, OMW%, GW% and OGW% to "
+            + ", ".join(str(t) for t in tied_with)
+            + ": ordered by player id"
+        )
+    return ex
+
+
+def _opp_text(c: _ExplainContext, a: _Acc, own: dict, raw: dict, name: str, mean) -> str:
+    if not a.opps:
+        if a.byes and a.missed:
+            why = "byes and missed rounds only"
+        elif a.byes:
+            why = "byes only"
+        elif a.missed:
+            why = "missed rounds only"
+        else:
+            why = "no rounds played"
+        return f"no opponents yet ({why}): 0.33 (floor)"
+    parts, starred = [], False
+    for _, o in a.opps:
+        star = ""
+        if raw[o] is None or raw[o] < FLOOR:
+            star, starred = "*", True
+        dropped = " dropped" if c.acc[o].dropped else ""
+        parts.append(f"{o}{dropped} {_dec(own[o])}{star}")
+    txt = f"mean({', '.join(parts)}) = {mean} = {_dec(mean)}"
+    if starred:
+        txt += f"; * raised to the 0.33 floor (the opponent's own {name} is lower)"
+    if a.byes:
+        txt += f"; {a.byes} bye round(s) left out"
+    if a.missed:
+        txt += f"; {a.missed} missed round(s) (late entry) left out"
+    return txt
 
 
 def player_records(rows: Iterable[Row]) -> list[PlayerRecord]:

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from cards_data.models import Card
 from decks.models import Deck
 
-from . import online, selectors, services
+from . import audit, online, selectors, services
 from .forms import ForbiddenPairForm, JudgeForm, ResultForm, TournamentForm
 from .models import ForbiddenPair, Registration, Tournament
 
@@ -147,7 +147,12 @@ def _dashboard(request, t, *, status=200, forbid_form=None):
             ),
             "ultra": ultra,
             "swiss_done": services.swiss_finished(t),
-            "audit": t.audit.select_related("actor").order_by("-id")[:30],
+            "active_count": t.registrations.filter(dropped=False).count(),
+            "placings": services.placings(t) if t.status == Tournament.FINISHED else [],
+            "prizes_awarded": t.prizes.filter(awarded_to__isnull=False).exists(),
+            "audit": [
+                (e, audit.sentence(e)) for e in t.audit.select_related("actor").order_by("-id")[:30]
+            ],
         },
         status=status,
     )
@@ -254,6 +259,27 @@ def act(request, pk, action):
         else:
             _run(request, services.register, t, user, deck, ok=_("Registered; decklist saved."))
         return back
+    if action == "check-in" and request.POST.get("reg"):  # staff, at the door
+        reg = Registration.objects.filter(
+            tournament=t, pk=_int(request.POST.get("reg")) or 0
+        ).first()
+        if reg is None:
+            messages.error(request, _("There is no such registration."))
+        else:
+            _run(
+                request,
+                services.check_in,
+                reg,
+                user,
+                ok=_("%(name)s is checked in.") % {"name": reg.name},
+            )
+        return redirect("tournaments:dashboard", t.pk) if services.is_staff(user, t) else back
+    if action == "check-in-all":
+        ids = [pk for pk in (_int(v) for v in request.POST.getlist("present")) if pk]
+        count = _run(request, services.check_in_many, t, user, ids)
+        if count is not None:
+            messages.success(request, _("Players checked in: %(n)s.") % {"n": count})
+        return redirect("tournaments:dashboard", t.pk)
     if action in ("check-in", "drop"):
         reg = selectors.my_registration(t, user)
         if reg is None:
@@ -283,8 +309,11 @@ def act(request, pk, action):
             _run(request, fn, reg, user, ok=_("Saved."))
     elif action == "playoff":
         _run(request, services.start_playoff, t, user, ok=_("Playoff started."))
+    elif action == "finish":
+        _run(request, services.finish_swiss, t, user, ok=_("The event is finished."))
     elif action == "prizes":
-        cards = {place: request.POST.get(f"place{place}", "") for place in (1, 2, 3)}
+        places = range(1, len(services.placings(t)) + 1)
+        cards = {place: request.POST.get(f"place{place}", "") for place in places}
         _run(request, services.award_prizes, t, user, cards, ok=_("Prizes awarded."))
     else:
         raise Http404
@@ -344,6 +373,23 @@ def match_act(request, pk, action):
     elif action == "judge-game":
         _judge_game(request, match)
         return redirect("tournaments:dashboard", match.tournament_id)
+    elif action == "result":
+        form = ResultForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, _("Enter the games each player won."))
+        else:
+            d = form.cleaned_data
+            _run(
+                request,
+                services.enter_result,
+                match,
+                user,
+                d["games_a"] or 0,
+                d["games_b"] or 0,
+                ok=_("Result saved."),
+            )
+        if services.is_staff(user, match.tournament):
+            return redirect("tournaments:dashboard", match.tournament_id)
     elif action == "judge":
         form = JudgeForm(request.POST)
         if not form.is_valid():

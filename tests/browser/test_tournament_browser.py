@@ -72,7 +72,7 @@ def test_organiser_players_round_results_and_standings(page, new_page, live_serv
         page.click("#start-button")
     with page.expect_navigation():
         page.click("#pair-button")
-    expect(page.locator("#round-status")).to_contain_text("Round 1: Draft")
+    expect(page.locator("#stage")).to_contain_text("Swiss round 1 of 1 (being paired)")
     page.click("#pairings-link")
     expect(page.locator("#draft-note")).to_be_visible()
     expect(page.locator("#pairings-by-table tbody tr")).to_have_count(1)

@@ -333,11 +333,13 @@ def test_time_out_needs_a_judge_decision_never_a_draw(live_match, judge):
 
 
 def test_a_judge_corrects_a_result_without_repairing(event, organiser, judge, players):
-    """NOTES (EventLink): fix one result without re-pairing; standings follow."""
+    """NOTES (EventLink): fix one result without re-pairing a published round; standings
+    follow (a draft paired on the old result is paired again: test_app_event_rules)."""
     register_all(event, players[:4])
     services.start(event, organiser)
     rnd = play_round(event, organiser)
     rnd2 = services.pair_next_round(event, organiser)
+    services.publish_round(rnd2, organiser)
     pairs_before = list(rnd2.matches.values_list("player_a", "player_b"))
     m = rnd.matches.exclude(player_b=None).first()
     loser = m.player_b_id

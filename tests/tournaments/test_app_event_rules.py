@@ -1,0 +1,270 @@
+"""Events as organisers run them (issue 14): every event finishes (R 18.3, R 18.6), every
+correction holds (R 18.5), drops and re-activations follow one set of rules (R 18.7
+standings), staff enter plain results and check players in at the door."""
+
+import datetime
+
+import pytest
+from tournament_kit import colony, create_users, enter
+
+from cards_data.models import Card
+from decks.services import save_deck
+from tournaments import services
+from tournaments.models import AuditEntry, Match, Tournament
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["ann", "bob", "cyd", "dan", "eve", "fay", "gus", "hal"]
+
+
+@pytest.fixture
+def users(django_user_model, catalogue):
+    return create_users(django_user_model, ["org", *NAMES])
+
+
+def new_event(users, **fields):
+    return services.create_tournament(
+        users["org"], name="Kupa", date=datetime.date(2026, 12, 5), **fields
+    )
+
+
+def running(users, names, **fields):
+    event = new_event(users, **fields)
+    regs = enter(event, users, names)
+    services.start(event, users["org"])
+    event.refresh_from_db()  # the number of rounds is fixed at the start (R 18.7)
+    return event, regs
+
+
+def play_round(event, staff, winner="a"):
+    """Pair, publish and confirm every match of the next round (player a wins by default)."""
+    rnd = services.pair_next_round(event, staff)
+    services.publish_round(rnd, staff)
+    for m in rnd.matches.exclude(player_b=None):
+        games = (1, 0) if winner == "a" else (0, 1)
+        services.report(m, m.player_a.player, *games)
+        services.confirm(m, m.player_b.player)
+    return rnd
+
+
+def win_set(match, first=True):
+    """Report and confirm a playoff set 2-0 for player a (first) or b."""
+    games = (2, 0) if first else (0, 2)
+    services.report(match, match.player_a.player, *games)
+    services.confirm(match, match.player_b.player)
+
+
+def ultra(n):
+    return {i + 1: c.code for i, c in enumerate(Card.objects.filter(rarity="ultra_rare")[:n])}
+
+
+# ------------------------------------------------------------- every event finishes
+
+
+def test_r_18_6_a_three_player_event_finishes_after_the_swiss_and_awards_prizes(users):
+    """Fewer than four active players: a Swiss-only finish, prizes for the three placed."""
+    event, regs = running(users, NAMES[:3])
+    for _ in range(event.planned_rounds()):
+        play_round(event, users["org"])
+    services.finish_swiss(event, users["org"])
+    event.refresh_from_db()
+    assert event.status == Tournament.FINISHED
+    placed = services.placings(event)
+    order = [row.id for row in services.final_order(event)]
+    assert [r.pk for r in placed] == order[:3]
+    prizes = services.award_prizes(event, users["org"], ultra(3))
+    assert [p.awarded_to_id for p in prizes] == order[:3]
+
+
+def test_r_18_3_two_or_three_active_players_play_a_final_of_the_top_two(users):
+    event, regs = running(users, NAMES[:3])
+    for _ in range(event.planned_rounds()):
+        play_round(event, users["org"])
+    sets = services.start_playoff(event, users["org"])
+    assert [m.stage for m in sets] == ["final"]
+    order = [row.id for row in services.final_order(event)]
+    assert (sets[0].player_a_id, sets[0].player_b_id) == (order[0], order[1])
+    win_set(sets[0], first=False)
+    event.refresh_from_db()
+    assert event.status == Tournament.FINISHED
+    assert [r.pk for r in services.placings(event)] == [order[1], order[0], order[2]]
+    assert len(services.award_prizes(event, users["org"], ultra(3))) == 3
+
+
+def test_r_18_3_an_event_that_drops_below_four_still_finishes(users):
+    event, regs = running(users, NAMES[:5])
+    play_round(event, users["org"])
+    for name in ("ann", "bob"):
+        services.drop(regs[name], users[name])
+    while not services.swiss_finished(event):
+        play_round(event, users["org"])
+    sets = services.start_playoff(event, users["org"])
+    assert [m.stage for m in sets] == ["final"]
+
+
+def test_two_players_can_start_and_finish(users):
+    event, regs = running(users, NAMES[:2])
+    play_round(event, users["org"])
+    event = services.finish_swiss(event, users["org"])
+    assert len(services.placings(event)) == 2
+    with pytest.raises(Exception, match="1 to 2"):
+        services.award_prizes(event, users["org"], ultra(3))
+    assert len(services.award_prizes(event, users["org"], ultra(2))) == 2
+
+
+# ------------------------------------------------------------- corrections propagate
+
+
+def _playoff(users, names=NAMES[:4]):
+    event, regs = running(users, names)
+    for _ in range(event.planned_rounds()):
+        play_round(event, users["org"])
+    semis = services.start_playoff(event, users["org"])
+    for semi in semis:
+        win_set(semi)
+    return event, semis
+
+
+def test_r_18_5_correcting_a_semi_final_changes_the_unplayed_final(users):
+    event, semis = _playoff(users)
+    final = event.matches.get(stage="final")
+    semi = semis[0]
+    assert semi.player_a_id in (final.player_a_id, final.player_b_id)
+    services.judge_result(semi, users["org"], 0, 2, "correction")
+    final.refresh_from_db()
+    third = event.matches.get(stage="third")
+    assert semi.player_b_id in (final.player_a_id, final.player_b_id)
+    assert semi.player_a_id not in (final.player_a_id, final.player_b_id)
+    assert semi.player_a_id in (third.player_a_id, third.player_b_id)
+    win_set(final)
+    win_set(third)
+    places = services.placings(event)
+    assert semi.player_a_id not in {places[0].pk, places[1].pk}
+
+
+def test_r_18_5_a_correction_is_refused_once_the_final_was_played_on_it(users):
+    event, semis = _playoff(users)
+    final = event.matches.get(stage="final")
+    win_set(final)
+    with pytest.raises(services.Conflict, match="final"):
+        services.judge_result(semis[0], users["org"], 0, 2, "correction")
+    semis[0].refresh_from_db()
+    assert (semis[0].games_a, semis[0].games_b) == (2, 0)
+    # the same winner with another score changes nothing downstream: allowed
+    services.judge_result(semis[0], users["org"], 2, 1, "correction")
+
+
+def test_r_18_5_a_swiss_correction_repairs_the_draft_paired_on_it(users):
+    event, regs = running(users, NAMES[:8])
+    rnd1 = play_round(event, users["org"])
+    services.pair_next_round(event, users["org"])
+    match = rnd1.matches.exclude(player_b=None).first()
+    services.judge_result(match, users["org"], 0, 1, "correction")
+    assert AuditEntry.objects.filter(tournament=event, action="repair").exists()
+    draft = event.rounds.get(number=2)
+    winners = {m.winner.pk for m in rnd1.matches.exclude(player_b=None)}
+    for m in draft.matches.all():
+        assert (m.player_a_id in winners) == (m.player_b_id in winners)
+
+
+# ------------------------------------------------- drops and re-activations: one rule
+
+
+def test_r_18_7_a_reactivated_player_loses_the_rounds_missed_while_dropped(users):
+    event, regs = running(users, NAMES[:4], swiss_rounds=3)
+    play_round(event, users["org"])
+    services.drop(regs["ann"], users["ann"])
+    play_round(event, users["org"])
+    services.reactivate(regs["ann"], users["org"])
+    row = next(r for r in services.current_standings(event) if r.id == regs["ann"].pk)
+    assert row.missed == 1 and row.wins + row.losses == 2
+
+
+def test_reactivation_is_refused_in_the_playoff(users):
+    event, regs = running(users, NAMES[:5])
+    play_round(event, users["org"])
+    services.drop(regs["eve"], users["eve"])
+    while not services.swiss_finished(event):
+        play_round(event, users["org"])
+    services.start_playoff(event, users["org"])
+    with pytest.raises(services.Conflict, match="playoff"):
+        services.reactivate(regs["eve"], users["org"])
+
+
+def test_a_player_who_drops_in_the_playoff_loses_their_set(users):
+    event, regs = running(users, NAMES[:4])
+    for _ in range(event.planned_rounds()):
+        play_round(event, users["org"])
+    semis = services.start_playoff(event, users["org"])
+    semi = semis[0]
+    services.drop(semi.player_b, semi.player_b.player)
+    semi.refresh_from_db()
+    assert (semi.status, semi.games_a, semi.games_b) == (Match.CONFIRMED, 2, 0)
+    assert AuditEntry.objects.filter(tournament=event, action="drop_concession").exists()
+
+
+def test_a_player_who_drops_mid_round_concedes_the_unplayed_match(users):
+    event, regs = running(users, NAMES[:4])
+    rnd = services.pair_next_round(event, users["org"])
+    services.publish_round(rnd, users["org"])
+    match = rnd.matches.exclude(player_b=None).first()
+    services.drop(match.player_a, match.player_a.player)
+    match.refresh_from_db()
+    assert (match.status, match.games_a, match.games_b) == (Match.CONFIRMED, 0, 1)
+
+
+# ------------------------------------------------------------- staff on the pages
+
+
+def login(client, user):
+    client.force_login(user)
+
+
+def test_the_dashboard_enters_a_plain_result_not_a_judge_ruling(client, users):
+    event, regs = running(users, NAMES[:4])
+    rnd = services.pair_next_round(event, users["org"])
+    services.publish_round(rnd, users["org"])
+    match = rnd.matches.exclude(player_b=None).first()
+    login(client, users["org"])
+    page = client.get(f"/en/tournaments/{event.pk}/dashboard/").content.decode()
+    assert f"Games won by {match.player_a.name}" in page
+    assert '<select name="reason"' not in page  # no judge ruling (no default reason) in sight
+    response = client.post(
+        f"/en/tournaments/matches/{match.pk}/result/", {"games_a": 1, "games_b": 0}
+    )
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert (match.status, match.games_a, match.judge_reason) == (Match.CONFIRMED, 1, "")
+    actions = set(event.audit.values_list("action", flat=True))
+    assert "result_entered" in actions and "judge_result" not in actions
+    page = client.get(f"/en/tournaments/{event.pk}/dashboard/").content.decode()
+    assert "entered the result of round 1" in page
+    # a judge ruling is a separate action whose reason has no default
+    assert '<option value="">Choose a reason</option>' in page
+    assert "{'" not in page and "&#x27;" not in page
+
+
+def test_staff_check_players_in_at_the_door(client, users):
+    event = new_event(users)
+    regs = {}
+    for name in NAMES[:5]:
+        deck = save_deck(users[name], name="c", cards=colony())
+        regs[name] = services.register(event, users[name], deck)
+    login(client, users["org"])
+    response = client.post(f"/en/tournaments/{event.pk}/do/check-in/", {"reg": regs["ann"].pk})
+    assert response.status_code == 302
+    regs["ann"].refresh_from_db()
+    assert regs["ann"].checked_in
+    client.post(
+        f"/en/tournaments/{event.pk}/do/check-in-all/",
+        {"present": [regs["bob"].pk, regs["cyd"].pk]},
+    )
+    checked = set(
+        event.registrations.filter(checked_in=True).values_list("player__username", flat=True)
+    )
+    assert checked == {"ann", "bob", "cyd"}
+    assert AuditEntry.objects.filter(tournament=event, action="check_in_many").exists()
+    login(client, users["dan"])  # a player cannot check in someone else
+    client.post(f"/en/tournaments/{event.pk}/do/check-in/", {"reg": regs["eve"].pk})
+    regs["eve"].refresh_from_db()
+    assert not regs["eve"].checked_in
