@@ -221,6 +221,8 @@
       if (typeof extra.points_left === "number") help.append(B.el("b", { class: "left", text: ` ${B.fmt(S.ui.points_left, { n: extra.points_left })}` }));
       else if (typeof extra.picks_left === "number" && extra.picks_left > 1) help.append(B.el("b", { class: "left", text: ` ${B.fmt(S.ui.picks_left, { n: extra.picks_left })}` }));
       if (pending.decision === "respond" && extra.scope) help.prepend(B.el("b", { text: `${S.windows[extra.scope] || ""}: ` }));
+      const v = state.view;
+      if (pending.decision === "main" && v && v.turn === 1 && v.starting_player === me()) help.append(B.el("span", { class: "note", text: ` ${S.ui.no_first_attack}` }));
     }
     renderGuide(mine ? pending.decision : null);
     const parts = [];
@@ -241,8 +243,14 @@
         B.el("button", { type: "button", class: "act subtle", onclick: () => { menuCard = null; render(); }, text: S.ui.cancel })));
     }
     if (confirmEnd) { box.replaceChildren(...parts); return; }
-    const onBoard = new Set(Object.keys(acts).map(Number));
-    const panel = legal.filter((a) => { const s = subjectOf(a, cards); return s === null || s === undefined || !onBoard.has(s); });
+    // cards offered but not on the table (the top of the colony, a look at a centre): shown
+    // here as cards, clicked like the others
+    const offered = Object.keys(acts).map(Number).filter((id) => !cards[id]);
+    if (offered.length) {
+      parts.push(B.el("div", { class: "choices zone-cards", role: "group", "aria-label": S.ui.choices },
+        offered.map((id) => B.cardNode(B.cardInfo(id), { mark: () => (busy ? null : "pick"), onCard: (card) => onCard(card, acts[id], cards) }))));
+    }
+    const panel = legal.filter((a) => { const s = subjectOf(a, cards); return s === null || s === undefined || !acts[s]; });
     const order = ["keep", "done", "pass", "hold_fire", "return_fire", "decline", "mulligan"];
     panel.sort((x, y) => (order.indexOf(x.kind) + 1 || 99) - (order.indexOf(y.kind) + 1 || 99));
     parts.push(...panel.map((a) => {
