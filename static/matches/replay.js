@@ -10,6 +10,7 @@
   const players = JSON.parse(document.getElementById("players").textContent || "[]");
   let data = null;
   let index = 0;
+  let wanted = 0;
   const views = [];
   const stepEvents = [];
 
@@ -32,7 +33,7 @@
   }
 
   function show(i) {
-    if (!views.length) return; // still loading
+    if (!views.length) { wanted = i; return; } // still loading: shown once loaded
     index = Math.max(0, Math.min(views.length - 1, i));
     B.render(views[index], { me: seat, playerName, rerender: () => show(index), shots: views[index].combat ? combatSoFar(index).map((ev) => B.describe(ev, playerName)) : [] });
     const log = document.getElementById("log");
@@ -60,13 +61,13 @@
     views.forEach(B.learn); // names of every card this seat ever saw, for the log
     stepEvents.flat().forEach((ev) => { if (ev.secret) B.learn(ev.secret); });
     document.getElementById("scrub").max = views.length - 1;
-    show(0);
+    show(wanted === Infinity ? views.length - 1 : wanted);
   }
 
   document.getElementById("first").onclick = () => show(0);
   document.getElementById("prev").onclick = () => show(index - 1);
   document.getElementById("next").onclick = () => show(index + 1);
-  document.getElementById("last").onclick = () => show(views.length - 1);
+  document.getElementById("last").onclick = () => show(views.length ? views.length - 1 : Infinity);
   document.getElementById("scrub").oninput = (e) => show(Number(e.target.value));
   document.addEventListener("keydown", (e) => {
     if (e.key === "ArrowRight") show(index + 1);
