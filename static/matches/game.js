@@ -211,7 +211,8 @@
     } else if (mine) {
       title.textContent = `${S.ui.your_turn}: ${info ? info.title : ""}`;
     } else {
-      title.textContent = `${B.fmt(S.ui.waiting, { name: playerName(pending.player) })}${info ? ` — ${info.title}` : ""}`;
+      // the titles speak to the decider ("Your shot"): others only read who is deciding
+      title.textContent = B.fmt(S.ui.waiting, { name: playerName(pending.player) });
     }
     title.className = `decision ${mine ? "mine" : ""}`;
     help.replaceChildren();
