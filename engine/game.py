@@ -137,7 +137,7 @@ class Setup(Handler):
         for seat in seats(state):
             state.players[seat].credits = state.ruleset.initial_credits  # R 10.3
             ops.draw(state, seat, state.ruleset.opening_hand, ev, "opening hand")  # R 10.4
-        push(state, {"kind": "mulligan", "order": clockwise(state, start), "i": 0})
+        push(state, {"kind": "mulligan", "order": list(clockwise(state, start)), "i": 0})
 
 
 @register

@@ -210,8 +210,8 @@ def check_state(state: GameState, ev: list) -> None:
         combat.get("batch") or (combat["step"] == "firing" and state.ruleset.simplified_combat)
     ):
         return  # R 17.2.2: ships at 0 armour leave only at the end of the firing step
-    players = state.players
-    if not any(p.hangar for p in players):
+    hangars = [p.hangar for p in state.players]
+    if not any(hangars):
         return
     memo = state.memo  # V.state_info's memo read here while valid (a call per decision)
     if memo is not None and memo[0] is state.defs and memo[1] == len(memo[0]):
@@ -223,7 +223,7 @@ def check_state(state: GameState, ev: list) -> None:
             state.card_epoch,  # ships, attachments, paid flags (moves, boarding, payment)
             state.armour_epoch,  # damage, modifiers
             info,
-            *(tuple(p.hangar) for p in players),
+            *map(tuple, hangars),
         )
         if key == state.armoured:
             return  # nothing _all_armoured reads changed since it found every ship armoured
@@ -233,8 +233,8 @@ def check_state(state: GameState, ev: list) -> None:
     statics = V.static_abilities(state)
     doomed = [
         state.cards[cid]
-        for player in players
-        for cid in player.hangar
+        for hangar in hangars
+        for cid in hangar
         if V.armour_left(state, state.cards[cid], statics) <= 0
     ]
     for card in doomed:

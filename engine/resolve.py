@@ -41,7 +41,7 @@ def _seats(state, ctx, player):
         return [ctrl]
     if player == "opponent":
         return [state.other(ctrl)]
-    return clockwise(state, ctrl)  # "each": the card's player first (R 1.5)
+    return list(clockwise(state, ctrl))  # "each": the card's player first (R 1.5)
 
 
 def targeted(eff: dict) -> bool:

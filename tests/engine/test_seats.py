@@ -19,8 +19,8 @@ def test_two_players_each_is_the_others_everything():
     for seat in (0, 1):
         other = 1 - seat
         assert next_seat(two, seat) == prev_seat(two, seat) == other
-        assert neighbours(two, seat) == opponents(two, seat) == [other]
-        assert clockwise(two, seat) == [seat, other]
+        assert neighbours(two, seat) == list(opponents(two, seat)) == [other]
+        assert clockwise(two, seat) == (seat, other)
     assert list(seats(two)) == [0, 1]
 
 
@@ -29,7 +29,7 @@ def test_r17_1_1_turns_go_clockwise_and_the_cut_counter_clockwise(n):
     state = table(n)
     assert [next_seat(state, s) for s in range(n)] == [*range(1, n), 0]
     assert [prev_seat(state, s) for s in range(n)] == [n - 1, *range(n - 1)]
-    assert clockwise(state, 2) == [(2 + i) % n for i in range(n)]
+    assert clockwise(state, 2) == tuple((2 + i) % n for i in range(n))
     assert opponents(state, 2) == clockwise(state, 2)[1:]
 
 
