@@ -23,7 +23,9 @@ PRODUCTION = {
 def run(code_or_args, **env):
     import os
 
-    environment = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    # not the test run's own switches (the browser tests set DJANGO_ALLOW_ASYNC_UNSAFE)
+    dropped = ("DATABASE_URL", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE")
+    environment = {k: v for k, v in os.environ.items() if k not in dropped}
     environment.update(PRODUCTION, DJANGO_SETTINGS_MODULE="cardgame.settings", **env)
     args = code_or_args if isinstance(code_or_args, list) else ["-c", code_or_args]
     return subprocess.run(
