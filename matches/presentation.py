@@ -449,6 +449,7 @@ def ui() -> dict:
         "chat_send": _("Send a message"),
         "printed": _("printed: %(value)s"),
         "choices": _("Your choices"),
+        "card_zoom": _("The whole card"),
         "no_first_attack": _("You may not attack in your first turn — R 10.7"),
         "confirm_n": _("Confirm (%(n)s)"),
         "upgrade_counters": _("%(n)s upgrade counters"),

@@ -114,7 +114,7 @@
       zoomNode = el("div", { class: "zoom", id: "card-zoom", role: "dialog", "aria-label": S.ui.card_zoom || "", hidden: true });
       document.body.append(zoomNode);
       // the zoom only shows (no pointer events): any other touch or a scroll closes it
-      document.addEventListener("touchstart", () => { if (!pressed) hideZoom(); }, { passive: true });
+      document.addEventListener("touchstart", hideZoom, { passive: true });
       window.addEventListener("scroll", hideZoom, { passive: true });
     }
     return zoomNode;

@@ -172,6 +172,33 @@ class Person:
             self.click(menu.get_by_role("button").first)
 
 
+def zoom_shows_the_card(page, phone):
+    """Hover (desktop) or a long press (touch) on a card of the centre shows its full face,
+    the card page's own."""
+    hand = page.locator("#hand").get_by_role("group").first
+    hand.wait_for()
+    name = hand.locator(".card-name").inner_text()
+    zoom = page.get_by_role("dialog")
+    if phone:
+        hand.evaluate(
+            "el => el.dispatchEvent(new TouchEvent('touchstart', {bubbles: true, touches:"
+            " [new Touch({identifier: 1, target: el, clientX: 5, clientY: 5})]}))"
+        )
+        page.wait_for_timeout(700)
+    else:
+        hand.hover()
+    expect(zoom).to_be_visible()
+    expect(zoom.locator(".card-face")).to_contain_text(name)
+    if phone:
+        hand.evaluate("el => el.dispatchEvent(new TouchEvent('touchend', {bubbles: true}))")
+        page.evaluate(  # a touch anywhere else closes it
+            "document.body.dispatchEvent(new TouchEvent('touchstart', {bubbles: true}))"
+        )
+    else:
+        page.mouse.move(1, 1)
+    expect(zoom).to_be_hidden()
+
+
 def version(page):
     return page.evaluate("window.KGKGame.state().version")
 
@@ -196,6 +223,7 @@ def test_a_person_plays_a_whole_game_against_the_heuristic_bot(
     shots.mkdir(parents=True, exist_ok=True)
     log_in(page, live_server, "alice", f"/{lang}/play/{match.pk}/")
     person = Person(page, lang, shots)
+    zoom_shows_the_card(page, phone)
     steps = 0
     while steps < 400:
         person.wait_for_my_turn()
