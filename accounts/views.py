@@ -13,9 +13,14 @@ def signup(request):
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("cards:list")
+        return redirect("welcome")
     status = 400 if request.method == "POST" else 200
     return render(request, "registration/signup.html", {"form": form}, status=status)
+
+
+def welcome(request):
+    """The first page after signing up: where to build a deck and play a first game."""
+    return render(request, "registration/welcome.html")
 
 
 def locked_out(request, response=None, credentials=None):

@@ -262,6 +262,20 @@ SPECTACULAR_SETTINGS = {
 }
 CSRF_FAILURE_VIEW = "cardgame.errors.csrf_failure"
 
+# E-mail (password reset): printed to the console in the embedded default; SMTP once
+# EMAIL_HOST is set (EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "KGK <noreply@localhost>")
+
 # Content-Security-Policy (django-csp): scripts only from our own files, never inline.
 # Enforced when CSP_ENFORCE is on (by default with HTTPS, i.e. in production); always sent
 # as report-only, so a browser's console names any page that would break. Pages that still

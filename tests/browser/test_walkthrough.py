@@ -99,6 +99,7 @@ def world(transactional_db, cards):
 def pages(world) -> list[tuple[str, str]]:
     deck, event = world["deck"], world["event"]
     return [
+        ("welcome", "/{lang}/accounts/welcome/"),
         ("cards", "/{lang}/"),
         ("search", "/{lang}/?q=t:ship"),
         ("search-none", "/{lang}/?q=zzzzqqq"),
@@ -156,6 +157,9 @@ def test_walkthrough(new_page, live_server, world, lang, size):
     page.goto(f"{live_server.url}/{lang}/accounts/signup/")
     found += check_page(page, lang, "signup")
     page.screenshot(path=str(SHOTS / f"signup-{lang}-{size}.png"))
+    page.goto(f"{live_server.url}/{lang}/accounts/password-reset/")
+    found += check_page(page, lang, "password-reset")
+    page.screenshot(path=str(SHOTS / f"password-reset-{lang}-{size}.png"))
     log_in(page, live_server.url, lang)
     for name, path in pages(world):
         page.goto(live_server.url + path.format(lang=lang))
