@@ -66,6 +66,7 @@ def in_process_rate(deck, games=40) -> float:
     """Games per second of the same simulation in this process: the floor the workers share."""
     from decklab import services, simulation
     from decklab.reference import reference_decks
+    from decks import play
 
     colony = services.deck_colony(deck)
     started = time.perf_counter()
@@ -73,7 +74,7 @@ def in_process_rate(deck, games=40) -> float:
         run = type("Run", (), {"colony": colony})()
         simulation.play_games(
             services._colonies(run, ref["key"]), seed="baseline", first=0,
-            games=games // 4, ruleset=simulation.game_ruleset("original"),
+            games=games // 4, ruleset=play.game_ruleset("original", turn_limit=simulation.TURN_LIMIT),
         )  # fmt: skip
     return games / (time.perf_counter() - started)
 

@@ -134,7 +134,7 @@ def play_chunk(chunk_id: int) -> None:
             seed=f"{run.seed}-{chunk.opponent}",
             first=chunk.first,
             games=chunk.games,
-            ruleset=simulation.game_ruleset(run.ruleset),
+            ruleset=play.game_ruleset(run.ruleset, turn_limit=simulation.TURN_LIMIT),
         )
     except Exception as error:  # an engine bug must not leave the run spinning forever
         logger.exception("lab chunk %s failed", chunk_id)

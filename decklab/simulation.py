@@ -10,13 +10,6 @@ from engine.ruleset import Ruleset
 TURN_LIMIT = 300  # a game that reaches it is counted as unfinished, never as a result
 
 
-def game_ruleset(deck_ruleset: str) -> Ruleset:
-    """The engine ruleset for a deck ruleset name (R 9.5); simplified combat raises ValueError."""
-    if deck_ruleset == "simplified":
-        return Ruleset(simplified_combat=True, turn_limit=TURN_LIMIT)
-    return Ruleset(race_rule=deck_ruleset, turn_limit=TURN_LIMIT)
-
-
 def starts(game_index: int) -> bool:
     """The lab's deck is on the play in even games, on the draw in odd ones (R 10.2 overridden)."""
     return game_index % 2 == 0

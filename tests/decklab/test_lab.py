@@ -12,6 +12,7 @@ from decklab import services, simulation
 from decklab.models import LabChunk, LabRun
 from decklab.reference import DATA_FILE, build_reference_decks, colony_codes, reference_decks
 from decklab.selectors import rate, run_results
+from decks import play
 from engine.catalog import RACE_PAIRS, RACES
 from engine.deck import check_deck
 from engine.simulate import load_cards
@@ -64,7 +65,7 @@ def test_the_same_seed_plays_the_same_games():
     by_code = {c["code"]: c for c in cards}
     refs = reference_decks()
     colonies = [[by_code[c] for c in colony_codes(r["cards"])] for r in refs[:2]]
-    ruleset = simulation.game_ruleset("original")
+    ruleset = play.game_ruleset("original", turn_limit=simulation.TURN_LIMIT)
     first = simulation.play_games(colonies, seed="s", first=0, games=4, ruleset=ruleset)
     again = simulation.play_games(colonies, seed="s", first=0, games=4, ruleset=ruleset)
     first.pop("seconds"), again.pop("seconds")
