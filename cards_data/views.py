@@ -1,12 +1,15 @@
+import secrets
+
 from django.core.paginator import Paginator
-from django.http import JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
 
 from engine import catalog
 
 from .filters import SORT_LABELS, CardFilter
 from .models import Card
 from .selectors import facet_counts, related_cards, rulings_for
+from .suggest import suggestions
 
 PAGE_SIZE = 30
 
@@ -35,6 +38,7 @@ def card_list(request):
         },
         "catalog": catalog,
         "view": request.GET.get("view", "grid"),
+        "suggestions": suggestions(request.GET.get("q", ""), page.paginator.count) if valid else [],
     }
     return render(request, "cards_data/card_list.html", context, status=200 if valid else 400)
 
@@ -48,6 +52,14 @@ def card_detail(request, code):
         "opposing_race": catalog.OPPOSING_RACE.get(card.race),
     }
     return render(request, "cards_data/card_detail.html", context)
+
+
+def random_card(request):
+    """A card picked at random: the catalogue is small, so one query of ids is cheap."""
+    codes = list(Card.objects.values_list("code", flat=True))
+    if not codes:
+        raise Http404
+    return redirect("cards:detail", code=secrets.choice(codes))
 
 
 def search_help(request):

@@ -217,3 +217,14 @@ def test_phone_card_list_has_filters_in_a_drawer_and_whole_words(phone_page, liv
         }).map((a) => a.textContent)"""
     )
     assert not split, split
+
+
+def test_help_examples_run_as_searches(page, live_server, cards):
+    page.goto(f"{live_server.url}/en/help/search/")
+    example = page.locator("a.query-example").first
+    query = example.inner_text()
+    example.click()
+    page.wait_for_url("**/en/?q=*")
+    assert page.locator("#search-error").count() == 0, query
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0
