@@ -201,6 +201,9 @@ class Match(models.Model):
         Registration, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     judge_reason = models.CharField(max_length=12, choices=JUDGE_REASONS, blank=True)
+    extra_minutes = models.PositiveSmallIntegerField(
+        default=0, help_text="time extension given by a judge at this table (MTR)"
+    )
     first_player = models.ForeignKey(
         Registration, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

@@ -1,6 +1,6 @@
 """Reads of the tournaments app: what a user may see, and display rows."""
 
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils.translation import gettext as _
 
 from . import services
@@ -43,7 +43,7 @@ def my_current_match(t: Tournament, user) -> Match | None:
         visible_matches(user)
         .filter(tournament=t)
         .filter(Q(player_a=reg) | Q(player_b=reg))
-        .order_by("-round__number", "-id")
+        .order_by(F("round__number").desc(nulls_first=True), "-id")  # the playoff is latest
         .first()
     )
 

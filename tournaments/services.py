@@ -611,6 +611,41 @@ def publish_round(rnd: Round, staff) -> Round:
     return rnd
 
 
+MAX_EXTENSION = 30  # minutes a table may get in all
+
+
+@transaction.atomic
+def extend_time(match: Match, staff, minutes) -> Match:
+    """A judge gives one table extra minutes (MTR time extension: e.g. after a long
+    ruling); the table's clock shows them, the round's does not change."""
+    match = Match.objects.select_for_update().select_related("tournament", "round").get(pk=match.pk)
+    require_staff(staff, match.tournament)
+    if isinstance(minutes, bool) or not isinstance(minutes, int) or minutes < 1:
+        raise ValidationError({"minutes": [_("Give the extra minutes as a whole number.")]})
+    if match.is_bye or match.round is None or match.round.status != Round.PUBLISHED:
+        raise Conflict(_("Only a table of a published Swiss round gets a time extension."))
+    if match.status == Match.CONFIRMED:
+        raise Conflict(_("This match is over: it needs no more time."))
+    if match.extra_minutes + minutes > MAX_EXTENSION:
+        raise ValidationError(
+            {"minutes": [_("A table gets at most %(n)s extra minutes.") % {"n": MAX_EXTENSION}]}
+        )
+    match.extra_minutes += minutes
+    match.save(update_fields=["extra_minutes", "updated"])
+    log(match.tournament, staff, "extend_time", match=match, table=match.table, minutes=minutes)
+    return match
+
+
+def match_deadline(match: Match):
+    """The table's end of time: the round's, plus the table's extension."""
+    if match.round is None:
+        return None
+    deadline = round_deadline(match.round)
+    if deadline is None:
+        return None
+    return deadline + timezone.timedelta(minutes=match.extra_minutes)
+
+
 def round_deadline(rnd: Round):
     if rnd.published_at is None:
         return None

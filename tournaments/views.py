@@ -1,10 +1,12 @@
 """Tournament pages: players (my pairing, report, standings) and staff (dashboard,
 pairings sheets, judging). Thin: every write goes through tournaments.services."""
 
+import csv
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -85,7 +87,10 @@ def detail(request, pk):
             "rounds": rounds,
             "is_staff": services.is_staff(request.user, t),
             "registrations": t.registrations.select_related("player"),
-            "deadline": services.round_deadline(match.round) if match and match.round else None,
+            "deadline": services.match_deadline(match)
+            if match and match.round and selectors.running_clock(t) and match.status != "confirmed"
+            else None,
+            "stage": selectors.stage_label(t),
             "games": list(match.online_games.select_related("game")) if match else [],
         },
     )
@@ -119,6 +124,79 @@ def pairings(request, pk, number):
         request,
         "tournaments/pairings.html",
         {"t": t, "rnd": rnd, "matches": matches, "by_name": by_name},
+    )
+
+
+def _csv(filename: str, header: list, rows) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return response
+
+
+def standings_csv(request, pk):
+    """The standings as CSV (rank, player, points, W-L, tiebreakers, dropped)."""
+    t = get_object_or_404(Tournament, pk=pk)
+    header = [_("Rank"), _("Player"), _("Points"), _("Wins"), _("Losses")]
+    header += ["OMW%", "GW%", "OGW%", _("Dropped")]
+    rows = (
+        [r["rank"], r["player"], r["points"], r["wins"], r["losses"], r["omw"], r["gwp"]]
+        + [r["ogw"], _("yes") if r["dropped"] else ""]
+        for r in selectors.standings_rows(t)
+    )
+    return _csv(f"standings-{t.pk}.csv", header, rows)
+
+
+def pairings_csv(request, pk, number):
+    """A round's pairings as CSV (drafts: staff only, as on the page)."""
+    t = get_object_or_404(Tournament, pk=pk)
+    rnd = get_object_or_404(selectors.visible_rounds(t, request.user), number=number)
+    matches = rnd.matches.select_related("player_a__player", "player_b__player")
+    header = [_("Table"), _("Player"), _("Opponent"), _("Result")]
+    rows = (
+        [
+            "" if m.is_bye else m.table,
+            m.player_a.name,
+            m.player_b.name if m.player_b else _("bye"),
+            f"{m.games_a}-{m.games_b}" if m.games_a is not None and m.player_b else "",
+        ]
+        for m in matches
+    )
+    return _csv(f"pairings-{t.pk}-round-{rnd.number}.csv", header, rows)
+
+
+def screen(request, pk):
+    """The big screen at the venue: the current stage, the round clock and the pairings
+    by name (published rounds and the playoff only)."""
+    t = get_object_or_404(Tournament, pk=pk)
+    rnd = t.rounds.filter(status="published").order_by("-number").first()
+    by_name = []
+    if t.status == Tournament.RUNNING and rnd is not None:
+        for m in rnd.matches.select_related("player_a__player", "player_b__player"):
+            by_name.append((m.player_a.name, m.table, m.player_b.name if m.player_b else None))
+            if m.player_b:
+                by_name.append((m.player_b.name, m.table, m.player_a.name))
+    by_name.sort(key=lambda row: row[0].lower())
+    playoff = []
+    if t.status in (Tournament.PLAYOFF, Tournament.FINISHED):
+        playoff = list(
+            t.matches.filter(round__isnull=True).select_related(
+                "player_a__player", "player_b__player"
+            )
+        )
+    return render(
+        request,
+        "tournaments/screen.html",
+        {
+            "t": t,
+            "stage": selectors.stage_label(t),
+            "deadline": selectors.running_clock(t),
+            "by_name": by_name,
+            "playoff": playoff,
+            "placings": services.placings(t) if t.status == Tournament.FINISHED else [],
+        },
     )
 
 
@@ -388,6 +466,17 @@ def match_act(request, pk, action):
                 d["games_b"] or 0,
                 ok=_("Result saved."),
             )
+        if services.is_staff(user, match.tournament):
+            return redirect("tournaments:dashboard", match.tournament_id)
+    elif action == "extend":
+        _run(
+            request,
+            services.extend_time,
+            match,
+            user,
+            _int(request.POST.get("minutes")) or 0,
+            ok=_("Time extension saved."),
+        )
         if services.is_staff(user, match.tournament):
             return redirect("tournaments:dashboard", match.tournament_id)
     elif action == "judge":

@@ -5,6 +5,7 @@ standings), staff enter plain results and check players in at the door."""
 import datetime
 
 import pytest
+from django.core.exceptions import PermissionDenied
 from tournament_kit import colony, create_users, enter
 
 from cards_data.models import Card
@@ -268,3 +269,70 @@ def test_staff_check_players_in_at_the_door(client, users):
     client.post(f"/en/tournaments/{event.pk}/do/check-in/", {"reg": regs["eve"].pk})
     regs["eve"].refresh_from_db()
     assert not regs["eve"].checked_in
+
+
+# ------------------------------------------------------ organiser tools and pages
+
+
+def test_standings_and_pairings_as_csv_and_the_big_screen(client, users):
+    event, regs = running(users, NAMES[:3])
+    rnd = services.pair_next_round(event, users["org"])
+    assert client.get(f"/en/tournaments/{event.pk}/rounds/1/pairings.csv").status_code == 404
+    services.publish_round(rnd, users["org"])
+    response = client.get(f"/en/tournaments/{event.pk}/rounds/1/pairings.csv")
+    lines = response.content.decode().splitlines()
+    assert response["Content-Type"].startswith("text/csv")
+    assert lines[0] == "Table,Player,Opponent,Result" and len(lines) == 3  # a match, a bye
+    assert lines[-1].endswith(",bye,")
+    lines = client.get(f"/hu/tournaments/{event.pk}/standings.csv").content.decode().splitlines()
+    assert lines[0].startswith("Helyezés,Játékos") and len(lines) == 4
+    page = client.get(f"/en/tournaments/{event.pk}/screen/").content.decode()
+    assert "Swiss round 1 of 2" in page and 'id="round-timer"' in page
+    for name in NAMES[:3]:
+        assert name in page
+    page = client.get(f"/en/tournaments/{event.pk}/rounds/1/pairings/").content.decode()
+    assert 'id="find-my-table"' in page and "tournaments/find.js" in page
+
+
+def test_pages_name_the_stage_and_show_no_stopped_clock(client, users):
+    event, regs = running(users, NAMES[:2])
+    play_round(event, users["org"])  # round 1 complete: its clock has stopped
+    login(client, users["org"])
+    page = client.get(f"/en/tournaments/{event.pk}/dashboard/").content.decode()
+    assert "Swiss round 1 of 1 · complete" in page and 'id="round-timer"' not in page
+    services.finish_swiss(event, users["org"])
+    login(client, users["ann"])
+    page = client.get(f"/hu/tournaments/{event.pk}/").content.decode()
+    assert '<span id="tournament-status">Befejezve</span>' in page
+    assert 'class="timer"' not in page
+
+
+def test_a_players_page_shows_their_playoff_match_not_an_old_swiss_one(client, users):
+    event, semis = _playoff(users)
+    final = event.matches.get(stage="final")
+    login(client, final.player_a.player)
+    page = client.get(f"/en/tournaments/{event.pk}/").content.decode()
+    assert "Your playoff match" in page and "Round 2: your match" not in page
+
+
+def test_a_judge_gives_one_table_a_time_extension(client, users):
+    """MTR time extension: the table's clock moves, the round's does not; logged."""
+    event, regs = running(users, NAMES[:4])
+    rnd = services.pair_next_round(event, users["org"])
+    services.publish_round(rnd, users["org"])
+    match, other = rnd.matches.order_by("table")[:2]
+    login(client, users["org"])
+    client.post(f"/en/tournaments/matches/{match.pk}/extend/", {"minutes": 5})
+    match.refresh_from_db()
+    other.refresh_from_db()
+    assert match.extra_minutes == 5 and other.extra_minutes == 0
+    rnd.refresh_from_db()
+    assert services.match_deadline(match) - services.round_deadline(rnd) == datetime.timedelta(
+        minutes=5
+    )
+    with pytest.raises(Exception, match="at most 30"):
+        services.extend_time(match, users["org"], 26)
+    with pytest.raises(PermissionDenied):
+        services.extend_time(match, match.player_a.player, 1)
+    page = client.get(f"/en/tournaments/{event.pk}/dashboard/").content.decode()
+    assert f"gave table {match.table} 5 extra minutes." in page
