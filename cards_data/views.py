@@ -1,17 +1,22 @@
+import hashlib
 import secrets
 
 from django.core.paginator import Paginator
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.cache import quote_etag
+from django.views.decorators.cache import cache_control
 
 from engine import catalog
 
+from .art import card_svg
 from .filters import SORT_LABELS, CardFilter
 from .models import Card
 from .selectors import facet_counts, related_cards, rulings_for
 from .suggest import suggestions
 
 PAGE_SIZE = 30
+ART_MAX_AGE = 24 * 3600  # the art changes only when a card's data does
 
 
 def healthz(request):
@@ -60,6 +65,18 @@ def random_card(request):
     if not codes:
         raise Http404
     return redirect("cards:detail", code=secrets.choice(codes))
+
+
+@cache_control(public=True, max_age=ART_MAX_AGE)
+def card_art(request, code):
+    """The card's generated illustration (cards_data/art.py), cached by browsers."""
+    card = get_object_or_404(Card, code=code)
+    svg = card_svg(
+        card.code, card.race or "", card.type, card.subtype, card.clan or "", card.display_name
+    )
+    response = HttpResponse(svg, content_type="image/svg+xml")
+    response["ETag"] = quote_etag(hashlib.sha256(svg.encode()).hexdigest()[:32])
+    return response
 
 
 def search_help(request):
