@@ -295,3 +295,60 @@ def test_online_event_links_the_game_and_a_judge_decides_the_hour(new_page, live
     expect(first_row).to_have_attribute("data-player", match.player_b.name)
     expect(first_row.locator(".points")).to_have_text("3")
     assert not judge.js_errors
+
+
+def test_a_three_player_event_finishes_with_staff_check_in_results_and_prizes(
+    page, live_server, cards
+):
+    """Issue 14: staff check players in at the door, enter plain results from the slips,
+    finish after the Swiss rounds (fewer than four players: no playoff, R 18.3) and award
+    the prizes to the three placed (R 18.6); the audit log reads as sentences."""
+    import datetime
+
+    from tournaments import services
+
+    users = {
+        name: get_user_model().objects.create_user(name, password=PASSWORD)
+        for name in ["org", "alice", "bob", "carol"]
+    }
+    event = services.create_tournament(
+        users["org"], name="Small Cup", date=datetime.date(2026, 12, 28)
+    )
+    for name in ["alice", "bob", "carol"]:
+        services.register(event, users[name], save_deck(users[name], name="c", cards=colony(cards)))
+    dashboard = f"/en/tournaments/{event.pk}/dashboard/"
+    log_in(page, live_server, "org", dashboard)
+    alice = event.registrations.get(player__username="alice")
+    with page.expect_navigation():
+        page.click(f"#check-in-{alice.pk}")  # one click for one player
+    page.locator("#check-in input[name=present]").nth(0).check()
+    page.locator("#check-in input[name=present]").nth(1).check()
+    with page.expect_navigation():
+        page.click("#check-in-all-button")  # everyone present
+    expect(page.locator("#check-in")).to_contain_text("checked in", use_inner_text=True)
+    assert event.registrations.filter(checked_in=True).count() == 3
+    with page.expect_navigation():
+        page.click("#start-button")
+    for number in (1, 2):
+        with page.expect_navigation():
+            page.click("#pair-button")
+        with page.expect_navigation():
+            page.click("#publish-button")
+        expect(page.locator("#stage")).to_contain_text(f"Swiss round {number} of 2")
+        form = page.locator("#unreported form.result-form").first
+        form.locator("input[name=games_a]").fill("1")
+        with page.expect_navigation():
+            form.locator("button").click()
+        expect(page.locator("#unreported h2")).to_contain_text("(0)")
+    with page.expect_navigation():
+        page.click("#finish-button")
+    expect(page.locator("#stage")).to_have_text("Finished")
+    expect(page.locator("#placings li")).to_have_count(3)
+    with page.expect_navigation():
+        page.click("#prizes-button")
+    expect(page.locator("#prizes")).to_contain_text("The prizes have been awarded.")
+    assert event.prizes.count() == 3
+    audit = page.locator("#audit").inner_text()
+    assert "entered the result of round 2" in audit and "awarded the prizes" in audit
+    assert "{" not in audit and "judge_result" not in audit
+    assert not page.js_errors
