@@ -57,7 +57,7 @@ def markdown_filter(text):
         url_schemes={"http", "https", "mailto"},
         link_rel="nofollow noopener noreferrer",
     )
-    return mark_safe(clean)  # noqa: S308  # nosec - sanitised by nh3 just above
+    return mark_safe(clean)  # noqa: S308 - sanitised by nh3 just above  # nosec
 
 
 # R 2.4: the icon tokens of card text ("2 [CR], [USED]: ..."), each shown as its icon
@@ -104,7 +104,7 @@ def rules_text(text):
         parts.append(icon(match))
         last = match.end()
     parts.append(escape(str(text)[last:]))
-    return mark_safe("".join(parts).replace("\n", "<br>"))  # noqa: S308  # nosec - every part escaped above
+    return mark_safe("".join(parts).replace("\n", "<br>"))  # noqa: S308 - every part escaped above  # nosec
 
 
 @register.simple_tag
