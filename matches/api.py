@@ -7,8 +7,11 @@ allowed (illegal action, illegal deck).
 
 import functools
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import OperationalError
+from django.utils.translation import gettext as _
+from kombu.exceptions import OperationalError as BrokerUnavailable
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import api_view, authentication_classes
@@ -169,16 +172,44 @@ def match_actions(request, pk):
     _require_login(request)
     match = selectors.get_match(pk, with_state=False)
     data = _body(request)
-    req = services.submit_action(
-        match,
-        request.user,
-        client_action_id=data.get("client_action_id"),
-        expected_version=data.get("expected_version"),
-        action=data.get("action"),
-        reload=False,
-    )
+    client_action_id = data.get("client_action_id")
+    try:
+        req = services.submit_action(
+            match,
+            request.user,
+            client_action_id=client_action_id,
+            expected_version=data.get("expected_version"),
+            action=data.get("action"),
+            reload=False,
+        )
+        if settings.CELERY_TASK_ALWAYS_EAGER:  # drained in this request: say how it went
+            req.refresh_from_db(fields=["status", "code", "message", "applied_version"])
+    except (OperationalError, BrokerUnavailable):
+        return _after_a_busy_database(match, request.user, client_action_id)
     payload = {"request": selectors.request_payload(req)}
     return Response(payload, status=status.HTTP_202_ACCEPTED)
+
+
+def _after_a_busy_database(match, user, client_action_id):
+    """The database (or broker) failed during an action: if the action was stored, it is
+    202 with its status (applied, pending: the sweep drains it, rejected), never a 503 that
+    hides a move made; else 503 saying it was not recorded, or that we cannot tell yet."""
+    try:
+        stored = selectors.client_request(match, user, client_action_id)
+    except OperationalError:
+        detail = _(
+            "The game server is busy and cannot tell yet whether your action was recorded; "
+            "try again in a few seconds (it is never made twice)."
+        )
+        outcome = "unknown"
+    else:
+        if stored is not None:
+            payload = {"request": selectors.request_payload(stored)}
+            return Response(payload, status=status.HTTP_202_ACCEPTED)
+        detail = _("The game server is busy and did not record your action; send it again.")
+        outcome = "not_stored"
+    body = {"detail": detail, "code": "UNAVAILABLE", "outcome": outcome, "request": None}
+    return Response(body, status=503, headers={"Retry-After": "2"})
 
 
 @match_api(["GET"])
@@ -197,7 +228,9 @@ def match_events(request, pk):
         raise BadRequest("BAD_AFTER", "after must be a whole number (the last seq you have).")
     viewer = selectors.viewer_seat(match, request.user)
     events = selectors.events_after(match, viewer, int(after))
-    return Response({"version": match.version, "seq": match.seq, "events": events})
+    # status too: a game the clock (or a concession) ends moves neither version nor seq
+    answer = {"version": match.version, "seq": match.seq, "status": match.status}
+    return Response({**answer, "events": events})
 
 
 @match_api(["GET"])

@@ -9,6 +9,8 @@ casual game on time. A tournament game never ends on time: it goes to `needs_jud
 
 from datetime import timedelta
 
+from django.conf import settings
+
 CASUAL_BANK = 600.0  # seconds per player for a whole casual game
 CASUAL_DECISION_LIMIT = 60  # seconds per decision before the default move
 TOURNAMENT_DECISION_LIMIT = 120
@@ -25,11 +27,17 @@ def default_action(legal_ids: list[str]) -> str | None:
 
 
 def initial_bank(game_time_limit: int | None) -> float:
-    return float(game_time_limit) if game_time_limit else CASUAL_BANK
+    """MATCHES_CASUAL_BANK (a setting) shortens casual games, e.g. for a quick test."""
+    if game_time_limit:
+        return float(game_time_limit)
+    return float(getattr(settings, "MATCHES_CASUAL_BANK", CASUAL_BANK))
 
 
 def decision_limit(casual: bool) -> int:
-    return CASUAL_DECISION_LIMIT if casual else TOURNAMENT_DECISION_LIMIT
+    """MATCHES_CASUAL_DECISION_LIMIT (a setting) overrides the casual limit, as above."""
+    if not casual:
+        return TOURNAMENT_DECISION_LIMIT
+    return int(getattr(settings, "MATCHES_CASUAL_DECISION_LIMIT", CASUAL_DECISION_LIMIT))
 
 
 def charge(match, seats, seat_no, now) -> None:

@@ -178,6 +178,16 @@ def request_status(match: Match, request_id) -> dict:
     return request_payload(request)
 
 
+def client_request(match: Match, user, client_action_id) -> ActionRequest | None:
+    """The user's own stored request with this client id, if any."""
+    seat = viewer_seat(match, user)
+    if seat is None or not isinstance(client_action_id, str):
+        return None
+    return ActionRequest.objects.filter(
+        match=match, seat=seat, origin=ActionRequest.CLIENT, client_action_id=client_action_id
+    ).first()
+
+
 def request_payload(request: ActionRequest) -> dict:
     return {
         "id": request.pk,

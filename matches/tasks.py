@@ -2,13 +2,19 @@
 
 `enqueue` sends a task to the broker; in the embedded default (eager Celery) it runs the
 tasks one after another in a loop instead of recursing, so a bot-against-bot game does not
-nest hundreds of on_commit callbacks.
+nest hundreds of on_commit callbacks. There a task that meets a busy database is left to
+the clock sweep (matches/embedded_clock.py) instead of failing the request that queued it:
+what it would have done (drain, bot move, default move) is still due, and the sweep finds
+it, as it finds a task lost with a dead worker.
 """
 
+import logging
 import threading
 
 from celery import shared_task
+from django.db import OperationalError
 
+log = logging.getLogger(__name__)
 _local = threading.local()
 
 
@@ -52,6 +58,13 @@ def enqueue(task, *args) -> None:
     try:
         while queue:
             next_task, next_args = queue.pop(0)
-            next_task.apply(args=next_args, throw=True)
+            _run_eagerly(next_task, next_args)
     finally:
         _local.queue = None
+
+
+def _run_eagerly(task, args) -> None:
+    try:
+        task.apply(args=args, throw=True)
+    except OperationalError:  # committed work stands; the sweep retries this task
+        log.warning("%s%r met a busy database; the clock sweep retries it", task.name, args)

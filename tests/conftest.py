@@ -10,6 +10,18 @@ if TESTS not in sys.path:  # --import-mode=importlib does not put tests/ on the 
 from service_kit import IN_CI, service_missing  # noqa: E402, F401 (used by the fixtures)
 
 
+def _no_embedded_clock_unless_asked():
+    """The site process sweeps the clocks itself in the embedded default (cardgame/asgi.py
+    starts matches/embedded_clock.py); tests that import the ASGI app must not get that
+    thread behind their back. A test that wants it calls embedded_clock.start()."""
+    from django.conf import settings
+
+    settings.MATCHES_EMBEDDED_CLOCK = False
+
+
+_no_embedded_clock_unless_asked()
+
+
 @pytest.fixture(autouse=True)
 def no_leftover_language():
     """Each test starts with no active translation (gettext gives the English msgid).

@@ -416,7 +416,7 @@
       if (socketOpen) return;
       try {
         const events = await getJSON(`${url("eventsUrl")}?after=${lastSeq}`);
-        if ((events.events || []).length || events.version !== state.version) {
+        if ((events.events || []).length || events.version !== state.version || events.status !== state.status) {
           appendLog(events.events || []);
           adopt(await getJSON(url("stateUrl")));
         }
