@@ -125,10 +125,11 @@ def bot_game(alice, decks):
 
 
 class BusyForBots:
-    """A trigger refusing every bot move for BUSY_FOR seconds; counts the refusals."""
+    """A trigger refusing the inserts of one origin's moves for a while; counts the refusals."""
 
-    def __init__(self, origin="bot"):
+    def __init__(self, origin="bot", seconds=BUSY_FOR):
         self.origin = origin
+        self.seconds = seconds
         self.until = 0.0
         self.sqlite_refusals = 0
 
@@ -150,7 +151,7 @@ class BusyForBots:
             connection_created.connect(self.register)
 
     def install(self):
-        self.until = time.time() + BUSY_FOR
+        self.until = time.time() + self.seconds
         if connection.vendor == "sqlite":
             sql = ["CREATE TRIGGER kgk_busy_bot BEFORE INSERT ON matches_actionrequest "
                    f"WHEN NEW.origin = '{self.origin}' BEGIN SELECT kgk_busy(); END"]  # fmt: skip
@@ -254,7 +255,7 @@ def test_an_action_the_busy_database_did_not_record_is_a_503_that_says_so(player
     """docs/matches-api.md: a 503 answer says what became of the action (never a move made)."""
     match = human_game(players, decks)
     match.refresh_from_db()
-    busy = BusyForBots(origin="client")
+    busy = BusyForBots(origin="client", seconds=60)  # removed below, whatever the time
     busy.prepare()
     busy.install()
     try:
