@@ -352,3 +352,104 @@ def test_a_three_player_event_finishes_with_staff_check_in_results_and_prizes(
     assert "entered the result of round 2" in audit and "awarded the prizes" in audit
     assert "{" not in audit and "judge_result" not in audit
     assert not page.js_errors
+
+
+def _enter_all_results(page, games="1", limit=None):
+    """Staff enter every open result (or the first `limit`) on the dashboard from the
+    slips (player a wins)."""
+    forms = page.locator("#unreported form.result-form")
+    while forms.count() and limit != 0:
+        limit = None if limit is None else limit - 1
+        forms.first.locator("input[name=games_a]").fill(games)
+        forms.first.locator("input[name=games_b]").fill("0")
+        with page.expect_navigation():
+            forms.first.locator("button").click()
+
+
+def _staff_player_action(page, action, reg):
+    form = page.locator(f"#players form[action$='/{action}/']:has(input[value='{reg.pk}'])")
+    with page.expect_navigation():
+        form.locator("button").click()
+
+
+def test_a_whole_eight_player_event(page, new_page, live_server, cards):
+    """Issue 14: creation, registration with a decklist, staff check-in, three Swiss rounds
+    (R 18.7) with a drop, a late entry and a re-activation (missed rounds are losses), the
+    top-four playoff (R 18.3), a judge's correction of a semi-final after the final was
+    created (the unplayed final follows it, R 18.5), and the prizes (R 18.6)."""
+    from tournaments import services
+
+    names = ["org", "ann", "bob", "cyd", "dan", "eve", "fay", "gus", "hal", "ian"]
+    users = {n: get_user_model().objects.create_user(n, password=PASSWORD) for n in names}
+    decks = {n: save_deck(users[n], name=f"{n} deck", cards=colony(cards)) for n in names[1:]}
+    log_in(page, live_server, "org", "/en/tournaments/new/")
+    page.fill("#id_name", "Eight Cup")
+    page.fill("#id_date", "2026-12-30")
+    page.fill("#id_place", "Szeged")
+    with page.expect_navigation():
+        page.click("#tournament-form button[type=submit]")
+    event = Tournament.objects.get(name="Eight Cup")
+    # ann registers her decklist on the page; the others through the service
+    phone = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    log_in(phone, live_server, "ann", f"/en/tournaments/{event.pk}/")
+    with phone.expect_navigation():
+        phone.click("#register-button")
+    expect(phone.locator("#my-registration")).to_contain_text("ann deck")
+    for n in names[2:9]:
+        services.register(event, users[n], decks[n])
+    dashboard = f"/en/tournaments/{event.pk}/dashboard/"
+    page.goto(f"{live_server.url}{dashboard}")
+    boxes = page.locator("#check-in input[name=present]")
+    for i in range(boxes.count()):
+        boxes.nth(i).check()
+    with page.expect_navigation():
+        page.click("#check-in-all-button")
+    assert event.registrations.filter(checked_in=True).count() == 8
+    with page.expect_navigation():
+        page.click("#start-button")
+    regs = {r.name: r for r in event.registrations.select_related("player")}
+
+    def play_round(number):
+        with page.expect_navigation():
+            page.click("#pair-button")
+        with page.expect_navigation():
+            page.click("#publish-button")
+        expect(page.locator("#stage")).to_contain_text(f"Swiss round {number} of 3")
+        _enter_all_results(page)
+
+    play_round(1)
+    _staff_player_action(page, "staff-drop", regs["hal"])  # hal drops after round 1
+    services.late_entry(event, users["org"], users["ian"], decks["ian"])  # API / service only
+    page.goto(f"{live_server.url}{dashboard}")
+    play_round(2)
+    _staff_player_action(page, "reactivate", regs["hal"])  # back for round 3
+    play_round(3)
+    rows = {r.id: r for r in services.current_standings(event)}
+    assert rows[regs["hal"].pk].missed == 1  # the round missed while dropped is a loss
+    ian = event.registrations.get(player__username="ian")
+    assert rows[ian.pk].missed == 1  # the late entrant's round 1
+
+    with page.expect_navigation():
+        page.click("#playoff-button")
+    expect(page.locator("#stage")).to_have_text("Playoff")
+    _enter_all_results(page, games="2", limit=2)  # both semi-finals 2-0: the final exists
+    semi = event.matches.get(stage="semi", table=1)
+    final = event.matches.get(stage="final")
+    assert semi.player_a_id in (final.player_a_id, final.player_b_id)
+    form = page.locator(f"#corrections form[action$='/matches/{semi.pk}/judge/']")
+    form.locator("input[name=games_a]").fill("1")
+    form.locator("input[name=games_b]").fill("2")
+    form.locator("select[name=reason]").select_option("correction")
+    with page.expect_navigation():
+        form.locator("button").click()
+    final.refresh_from_db()
+    assert semi.player_b_id in (final.player_a_id, final.player_b_id)  # the final follows
+    _enter_all_results(page, games="2")  # final and third-place match
+    expect(page.locator("#stage")).to_have_text("Finished")
+    expect(page.locator("#placings li").first).to_have_text(final.player_a.name)
+    with page.expect_navigation():
+        page.click("#prizes-button")
+    assert [p.awarded_to_id for p in event.prizes.order_by("place")][0] == final.player_a_id
+    audit = page.locator("#audit").inner_text()
+    assert "ruled on semi-final, table 1" in audit and "re-activated hal" in audit
+    assert not page.js_errors and not phone.js_errors
