@@ -10,7 +10,7 @@ from tournament_kit import colony, create_users, enter
 
 from cards_data.models import Card
 from decks.services import save_deck
-from tournaments import services
+from tournaments import services, swiss
 from tournaments.models import AuditEntry, Match, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -336,3 +336,63 @@ def test_a_judge_gives_one_table_a_time_extension(client, users):
         services.extend_time(match, match.player_a.player, 1)
     page = client.get(f"/en/tournaments/{event.pk}/dashboard/").content.decode()
     assert f"gave table {match.table} 5 extra minutes." in page
+
+
+# ---------------------------------------------- properties through the service path
+
+
+def _check_draft(event, rnd):
+    """Every active player once, a legal bye, no rematch beyond the exact optimum."""
+    records = {
+        r.id: r
+        for r in standings_records(event)  # the standings the draft was paired from
+    }
+    active = {pk for pk, rec in records.items() if not rec.dropped}
+    seated, byes, rematches = [], [], 0
+    for a, b in rnd.matches.values_list("player_a_id", "player_b_id"):
+        seated += [a] if b is None else [a, b]
+        if b is None:
+            byes.append(a)
+        elif b in records[a].opponents:
+            rematches += 1
+    assert sorted(seated) == sorted(active)
+    assert len(byes) == len(active) % 2
+    eligible = [pk for pk in active if not records[pk].had_bye]
+    if byes and eligible:
+        assert not records[byes[0]].had_bye
+    exact = swiss.pair_round(list(records.values()), seed="check", method="exact")
+    assert rematches == exact.rematches
+
+
+def standings_records(event):
+    from tournaments.standings import player_records
+
+    return player_records(services.current_standings(event))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_r_18_7_service_drafts_keep_the_pairing_properties(users, seed):
+    """R 18.7 through services.pair_next_round (not only the pure function): random
+    results, drops, a late entry and re-activations; each draft is checked before it is
+    published (the standings it was paired from are unchanged until then)."""
+    import random
+
+    rng = random.Random(seed)
+    event, regs = running(users, NAMES[:7], swiss_rounds=5)
+    for number in range(1, 6):
+        rnd = services.pair_next_round(event, users["org"])
+        _check_draft(event, rnd)
+        services.publish_round(rnd, users["org"])
+        for m in rnd.matches.exclude(player_b=None).select_related("player_a", "player_b"):
+            services.enter_result(m, users["org"], *rng.choice([(1, 0), (0, 1)]))
+        active = [r for r in event.registrations.filter(dropped=False)]
+        dropped = [r for r in event.registrations.filter(dropped=True)]
+        if rng.random() < 0.5 and len(active) > 3:
+            reg = rng.choice(active)
+            services.drop(reg, reg.player)
+        elif dropped:
+            services.reactivate(rng.choice(dropped), users["org"])
+        if number == 2:
+            services.late_entry(
+                event, users["org"], users["hal"], save_deck(users["hal"], name="c", cards=colony())
+            )
