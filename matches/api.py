@@ -215,9 +215,10 @@ def _after_a_busy_database(match, user, client_action_id):
 @match_api(["GET"])
 def match_action_status(request, pk, request_id):
     match = selectors.get_match(pk)
-    if selectors.viewer_seat(match, request.user) is None:
+    seat = selectors.viewer_seat(match, request.user)
+    if seat is None:
         raise Forbidden("NOT_A_PLAYER", "Only the players see their requests.")
-    return Response({"request": selectors.request_status(match, request_id)})
+    return Response({"request": selectors.request_status(match, request_id, seat)})
 
 
 @match_api(["GET"])

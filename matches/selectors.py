@@ -170,9 +170,12 @@ def project_event(seq, version, event: Event, viewer) -> dict:
     return {"seq": seq, "version": version, **view_event(event, viewer)}
 
 
-def request_status(match: Match, request_id) -> dict:
+def request_status(match: Match, request_id, seat: int) -> dict:
+    """One of the viewer's OWN requests. Another seat's (a person's, a bot's, the clock's)
+    is "not found" like a missing one: its message and action id would say what that
+    player tried, which their opponent must not learn (R 16)."""
     try:
-        request = ActionRequest.objects.get(match=match, pk=int(request_id))
+        request = ActionRequest.objects.get(match=match, seat=seat, pk=int(request_id))
     except (ActionRequest.DoesNotExist, TypeError, ValueError):
         raise NotFound("NO_SUCH_REQUEST", f"There is no request {request_id}.") from None
     return request_payload(request)

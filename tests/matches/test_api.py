@@ -368,3 +368,35 @@ def test_a_database_outage_is_a_503_to_retry_not_a_500(alice_client, bot_match, 
         "detail": "The game server cannot reach its database right now; try again in a few seconds.",
         "code": "UNAVAILABLE",
     }
+
+
+def test_a_player_reads_only_their_own_requests_never_the_opponents(
+    alice_client, bob_client, players, decks, django_capture_on_commit_callbacks
+):
+    """R 16: the status of another seat's request (a person's or the bot's) is 404, like a
+    request that does not exist, so its action id and message never reach the opponent."""
+    response = post(
+        alice_client,
+        "/api/matches/",
+        {"deck": decks[0].pk, "opponent": players[1].username},
+        django_capture_on_commit_callbacks,
+    )
+    assert response.status_code == 201, response.json()
+    match_id = response.json()["id"]
+    post(bob_client, f"/api/matches/{match_id}/accept/", {"deck": decks[1].pk},
+         django_capture_on_commit_callbacks)  # fmt: skip
+    match = Match.objects.get(pk=match_id)
+    decider = alice_client if players[match.deciding_seat] == players[0] else bob_client
+    other = bob_client if decider is alice_client else alice_client
+    state = decider.get(f"/api/matches/{match_id}/").json()
+    response = post(
+        decider, f"/api/matches/{match_id}/actions/", _action(state),
+        django_capture_on_commit_callbacks,
+    )  # fmt: skip
+    assert response.status_code == 202, response.json()
+    request_id = response.json()["request"]["id"]
+    url = f"/api/matches/{match_id}/actions/{request_id}/"
+    assert decider.get(url).status_code == 200
+    theirs = other.get(url)
+    assert theirs.status_code == 404
+    assert state["legal_actions"][0]["id"] not in theirs.content.decode()
