@@ -228,3 +228,20 @@ def test_help_examples_run_as_searches(page, live_server, cards):
     assert page.locator("#search-error").count() == 0, query
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0
+
+
+def test_deck_lists_preview_cards_on_hover_and_show_a_visual_view(page, live_server, world):
+    """Pointing at a card in a deck's list shows its face; the deck can be seen as cards."""
+    deck = world["deck"]
+    page.goto(f"{live_server.url}/hu/decks/{deck.pk}/")
+    link = page.locator(".card-rows a").first
+    name = link.inner_text()
+    link.hover()
+    pop = page.locator(".card-preview-pop .card-face")
+    expect(pop).to_be_visible()
+    expect(pop).to_contain_text(name)
+    page.locator("#deck-visual > summary").click()
+    faces = page.locator("#deck-visual .card-face")
+    expect(faces.first).to_be_visible()
+    assert faces.count() == deck.entries.count()
+    assert not page.js_errors
