@@ -12,6 +12,7 @@ urlpatterns = [
     path("<int:pk>/standings.csv", views.standings_csv, name="standings-csv"),
     path("<int:pk>/rounds/<int:number>/pairings.csv", views.pairings_csv, name="pairings-csv"),
     path("<int:pk>/screen/", views.screen, name="screen"),
+    path("<int:pk>/decklists/<int:reg_id>/", views.decklist, name="decklist"),
     path("<int:pk>/dashboard/", views.dashboard, name="dashboard"),
     path("<int:pk>/bracket/", views.bracket, name="bracket"),
     path("<int:pk>/do/<slug:action>/", views.act, name="act"),

@@ -167,6 +167,23 @@ def pairings_csv(request, pk, number):
     return _csv(f"pairings-{t.pk}-round-{rnd.number}.csv", header, rows)
 
 
+def decklist(request, pk, reg_id):
+    """A registered decklist (R 9.6, frozen): staff see it during the event, everybody
+    once the event is finished (decklists are published after it)."""
+    t = get_object_or_404(Tournament, pk=pk)
+    reg = get_object_or_404(t.registrations.select_related("player"), pk=reg_id)
+    if t.status != Tournament.FINISHED and not services.is_staff(request.user, t):
+        raise PermissionDenied(_("Decklists are published when the event is finished."))
+    counts = dict((code, count) for code, count in reg.cards)
+    cards = Card.objects.filter(code__in=counts).order_by("code")
+    entries = [(counts[c.code], c) for c in cards]
+    return render(
+        request,
+        "tournaments/decklist.html",
+        {"t": t, "reg": reg, "entries": entries, "total": sum(counts.values())},
+    )
+
+
 def screen(request, pk):
     """The big screen at the venue: the current stage, the round clock and the pairings
     by name (published rounds and the playoff only)."""

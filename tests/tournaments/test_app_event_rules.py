@@ -396,3 +396,18 @@ def test_r_18_7_service_drafts_keep_the_pairing_properties(users, seed):
             services.late_entry(
                 event, users["org"], users["hal"], save_deck(users["hal"], name="c", cards=colony())
             )
+
+
+def test_decklists_are_for_judges_during_the_event_and_public_after_it(client, users):
+    event, regs = running(users, NAMES[:2])
+    url = f"/en/tournaments/{event.pk}/decklists/{regs['ann'].pk}/"
+    login(client, users["bob"])
+    assert client.get(url).status_code == 403
+    login(client, users["org"])
+    page = client.get(url).content.decode()
+    assert "45 cards" in page and colony()[0][0] in page
+    play_round(event, users["org"])
+    services.finish_swiss(event, users["org"])
+    client.logout()
+    assert client.get(url).status_code == 200
+    assert url in client.get(f"/en/tournaments/{event.pk}/standings/").content.decode()
