@@ -252,9 +252,7 @@ def test_detail_statistics_are_rendered_without_javascript(client, laci_deck):
     assert stats["total"] == 45
     assert "<svg" in page and "<rect" in page
     # the charts need no script: the only scripts are static enhancements (card previews)
-    assert re.findall(r"<script[^>]*>", page) == [
-        '<script src="/static/js/card-preview.js" defer>'
-    ]
+    assert re.findall(r"<script[^>]*>", page) == ['<script src="/static/js/card-preview.js" defer>']
     assert sum(c["count"] for c in stats["curve_chart"]["columns"]) == 45
     assert sum(b["count"] for b in stats["type_bars"]) == 45
     assert sum(b["count"] for b in stats["race_bars"]) == 45
