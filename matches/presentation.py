@@ -200,7 +200,7 @@ def actions() -> dict:
         "place.surface": _("Place face down on the surface"),
         "place.canteen": _("Place face down in the canteen"),
         "place.ship": _("Put aboard %(ship)s"),
-        "play": _("Play"),
+        "play": pgettext("card action", "Play"),
         "pay": _("Pay"),
         "upgrade": _("Add an upgrade counter (1 credit)"),
         "cash": _("Cash in upgrades with %(other)s (+1 credit)"),
@@ -254,7 +254,7 @@ def events() -> dict:
         "starting_player": _("%(player)s starts"),
         "move": _("%(card)s: %(from)s → %(to)s"),
         "play": _("%(player)s plays %(card)s"),
-        "announce": _("%(player)s plays %(code)s"),
+        "announce": _("%(code)s is on the chain: it may be answered"),
         "resolve": _("%(code)s resolves"),
         "upgrades": _("%(card)s now has %(upgrades)s upgrade counters"),
         "end_phase": _("%(player)s: end phase"),
@@ -330,7 +330,9 @@ def orientations() -> dict:
 def reasons() -> dict:
     """How a game ended (Match.RESULTS and the engine's game_over reasons)."""
     return {
-        "colony": _("the colony ran out (R 15)"),
+        "colony": _("a colony ran out — R 15"),
+        "colony.one": _("%(name)s's colony is empty (R 15.1)"),
+        "colony.both": _("both colonies are empty: the player whose turn it was wins (R 15.3)"),
         "concede": _("conceded"),
         "timeout": _("out of time"),
         "judge": _("judge decision"),
@@ -394,6 +396,7 @@ def ui() -> dict:
         "waiting": _("Waiting for %(name)s"),
         "turn": _("Turn %(n)s"),
         "active": _("%(name)s's turn"),
+        "your_turn_now": _("Your turn"),
         "face_down": _("face-down card"),
         "face_down_own": _("face down"),
         "unpaid": _("unpaid"),

@@ -21,7 +21,7 @@ from decks import play
 from decks.models import Deck
 from decks.problems import problem_message
 
-from . import selectors, services
+from . import presentation, selectors, services
 from .errors import BadRequest, MatchError, NotFound
 from .models import Match
 from .presentation import client_strings
@@ -174,6 +174,11 @@ def replay(request, pk):
         "finished": match.status == Match.FINISHED,
         "players": [selectors.list_item_player(s) for s in match.seats.order_by("seat")],
     }
+    bot_names = presentation.bots()
+    context["seat_names"] = [
+        (p["seat"], bot_names.get(p["bot"], p["name"]) if p["bot"] else p["name"])
+        for p in context["players"]
+    ]
     return render(request, "matches/replay.html", context)
 
 

@@ -87,6 +87,52 @@
     return lang === "en" && card.name_en ? card.name_en : card.name;
   }
 
+  // Long compound names ("Fegyverkovácsműhely") would break mid-syllable or overflow a card:
+  // soft hyphens at Hungarian syllable boundaries (V-CV, VC-CV; digraphs kept whole) let the
+  // browser break them with a hyphen only where the card is too narrow. Display text only:
+  // labels and look-ups keep the plain name.
+  const VOWEL = /[aáeéiíoóöőuúüű]/i;
+  const DIGRAPH = /^(dzs|cs|dz|gy|ly|ny|sz|ty|zs)/i;
+  function syllableUnits(word) {
+    const units = [];
+    for (let i = 0; i < word.length;) {
+      const m = VOWEL.test(word[i]) ? null : word.slice(i).match(DIGRAPH);
+      const len = m ? m[0].length : 1;
+      units.push(word.slice(i, i + len));
+      i += len;
+    }
+    return units;
+  }
+  function hyphenateWord(word) {
+    if (word.length < 10) return word;
+    const units = syllableUnits(word);
+    const vowelAt = units.map((u) => VOWEL.test(u));
+    const breaks = new Set();
+    let last = -1; // the previous vowel's unit
+    vowelAt.forEach((isVowel, i) => {
+      if (!isVowel) return;
+      if (last >= 0) breaks.add(i - last === 1 ? i : i - 1); // V-V, or before the last consonant
+      last = i;
+    });
+    let out = "";
+    let letters = 0;
+    units.forEach((u, i) => {
+      const rest = word.length - letters;
+      if (breaks.has(i) && letters >= 2 && rest >= 3) out += "\u00ad";
+      out += u;
+      letters += u.length;
+    });
+    return out;
+  }
+  // English has no soft hyphens here: a name with a word too long for a card line is set smaller
+  function longWord(name) {
+    return lang !== "hu" && String(name).split(/\s+/).some((w) => w.length >= 12);
+  }
+  function displayName(name) {
+    if (lang !== "hu") return name; // the syllable rules are Hungarian's; English names are short
+    return String(name).split(/(\s+)/).map(hyphenateWord).join("");
+  }
+
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
     Object.entries(attrs || {}).forEach(([k, v]) => {
@@ -142,10 +188,26 @@
 
   let pressTimer = null;
   let pressed = false; // a long-press just showed the zoom: the click that follows is not an action
+  // Hover intent: the zoom opens once the pointer rests on a card, and not over the card
+  // that a click's re-render put under a pointer that has not moved since the click.
+  let hoverTimer = null;
+  let clickedAt = null;
+  document.addEventListener("click", (e) => {
+    if (pressed) return; // the click that ends a long press keeps its zoom open
+    clickedAt = [e.clientX, e.clientY];
+    hideZoom();
+  }, true);
+  document.addEventListener("mousemove", (e) => {
+    if (clickedAt && Math.hypot(e.clientX - clickedAt[0], e.clientY - clickedAt[1]) > 4) clickedAt = null;
+  }, { passive: true });
+
   function zoomable(node, code) {
     if (!code) return node;
-    node.addEventListener("mouseenter", () => showZoom(code, node));
-    node.addEventListener("mouseleave", hideZoom);
+    node.addEventListener("mouseenter", () => {
+      clearTimeout(hoverTimer);
+      hoverTimer = setTimeout(() => { if (!clickedAt && node.isConnected) showZoom(code, node); }, 250);
+    });
+    node.addEventListener("mouseleave", () => { clearTimeout(hoverTimer); hideZoom(); });
     node.addEventListener("touchstart", () => {
       pressed = false;
       pressTimer = setTimeout(() => { pressed = true; showZoom(code, node); }, 450);
@@ -163,8 +225,10 @@
   // A card name in a sentence: hoverable, never an id.
   function cardRef(card) {
     card = cardInfo(card);
-    if (!card.name) return el("span", { class: "card-ref hidden-ref", text: S.events.hidden_card });
-    const node = el("span", { class: "card-ref", tabindex: "0", text: nameOf(card) });
+    // a bare code (announce, resolve) names a card this viewer may see: its name comes with
+    // its face, which may still be on its way; only a card with neither is face down
+    if (!card.name && !card.code) return el("span", { class: "card-ref hidden-ref", text: S.events.hidden_card });
+    const node = el("span", { class: "card-ref", tabindex: "0", text: card.name ? nameOf(card) : "…" });
     if (card.code && !faces[card.code]) { unnamed.push([node, card.code]); wantFace(card.code); }
     return zoomable(node, card.code);
   }
@@ -204,13 +268,13 @@
     if (role) classes.push("in-combat", `combat-${role}`);
     const parts = [];
     if (!card.name) {
-      parts.push(el("span", { class: "card-name muted", text: S.ui.face_down }));
+      parts.push(el("span", { class: "card-name muted", text: displayName(S.ui.face_down) }));
       parts.push(el("span", { class: "card-tags" }, stateTags(card)));
     } else {
       const cost = face ? face.cost : "";
       parts.push(el("span", { class: "card-top" },
         el("span", { class: "cost", title: S.ui.cost, text: cost === "" || cost === null ? "·" : String(cost) }),
-        el("span", { class: "card-name", text: nameOf(card) })));
+        el("span", { class: longWord(nameOf(card)) ? "card-name long-name" : "card-name", text: displayName(nameOf(card)) })));
       const sub = [S.types[card.type], S.subtypes[card.subtype]].filter(Boolean).join(" · ");
       if (sub) parts.push(el("span", { class: "card-type", text: sub }));
       if (card.stats) {
@@ -223,6 +287,14 @@
           statCell("bombardment", S.ui.bmb, s.bombardment, p.bombardment)));
       } else if (typeof card.armour === "number") {
         parts.push(el("span", { class: "card-stats" }, statCell("armour", S.ui.arm, card.armour, face ? face.printed.armour : undefined)));
+      } else if (face && typeof face.printed.speed === "number") {
+        // not in play (the centre, a prompt): the printed values, as on the card itself
+        const p = face.printed;
+        parts.push(el("span", { class: "card-stats" },
+          statCell("speed", S.ui.spd, p.speed), statCell("firepower", S.ui.fp, p.firepower),
+          statCell("armour", S.ui.arm, p.armour), statCell("bombardment", S.ui.bmb, p.bombardment)));
+      } else if (face && typeof face.printed.armour === "number") {
+        parts.push(el("span", { class: "card-stats" }, statCell("armour", S.ui.arm, face.printed.armour)));
       }
       if (face && face.text && opts.text !== false) parts.push(el("span", { class: "card-text", text: face.text }));
       const tags = stateTags(card);
@@ -328,8 +400,11 @@
   }
 
   function statusLine(view, opts) {
+    if (!view.turn) return S.phases[view.phase] || ""; // the set-up: no turn, nobody's turn yet
     const bits = [fmt(S.ui.turn, { n: view.turn })];
-    if (view.active !== null && view.active !== undefined) bits.push(fmt(S.ui.active, { name: opts.playerName(view.active) }));
+    if (view.active !== null && view.active !== undefined) {
+      bits.push(view.active === opts.me ? S.ui.your_turn_now : fmt(S.ui.active, { name: opts.playerName(view.active) }));
+    }
     if (view.combat) bits.push(`${S.ui.combat}: ${S.steps[view.combat.step] || ""}`);
     else bits.push(S.phases[view.phase] || "");
     return bits.filter(Boolean).join(" · ");
@@ -369,6 +444,21 @@
 
   function zoneWord(z) { return S.zones[z] || ""; }
 
+  // How a game ended, in words: an empty colony says whose (R 15.1) or both (R 15.3).
+  function reasonText(result, view, playerName) {
+    if (result.reason === "colony" && view && view.players) {
+      const empty = view.players.filter((p) => p.counts && p.counts.colony === 0);
+      if (empty.length > 1) return S.reasons["colony.both"];
+      if (empty.length === 1) return fmt(S.reasons["colony.one"], { name: playerName(empty[0].seat) });
+    }
+    return S.reasons[result.reason] || "";
+  }
+
+  // A line the next one says better: a card played moves to the chain, then "X plays Y".
+  function redundant(ev) {
+    return ev.kind === "move" && ev.to === "chain" && ev.why === "play";
+  }
+
   function describe(ev, playerName) {
     const E = S.events;
     const card = (v) => cardRef(v);
@@ -407,5 +497,5 @@
     return sentence(template || E.hidden_card, p);
   }
 
-  window.KGKBoard = { S, lang, num, clockText, render, describe, nameOf, cardRef, cardNode, cardInfo, learn, el, fmt, sentence, hideZoom, faces, known };
+  window.KGKBoard = { S, lang, num, clockText, render, describe, redundant, reasonText, nameOf, cardRef, cardNode, cardInfo, learn, el, fmt, sentence, hideZoom, faces, known };
 })();

@@ -290,7 +290,7 @@
     const r = state.result;
     if (!r) { node.hidden = true; return; }
     node.hidden = false;
-    const reason = S.reasons[r.reason] || "";
+    const reason = B.reasonText(r, state.view, playerName);
     let head;
     if (r.winner_seat === null || r.winner_seat === undefined) head = S.ui.draw_result;
     else if (me() !== null) head = r.winner_seat === me() ? S.ui.won : S.ui.lost;
@@ -314,7 +314,7 @@
       if (ev.kind === "reveal" && ev.secret) B.learn(ev.secret);
       if (ev.kind === "attack") combatEvents = [];
       if (["attack", "designate", "fire", "damage", "return_fire", "hold_fire", "bombard", "bombard_success", "no_bombardment", "no_defence", "stealth", "heavy_weapons", "ordnance", "burst_fire"].includes(ev.kind)) { combatEvents.push(ev); combatMoved = true; }
-      log.append(B.el("li", { class: `ev ev-${ev.kind}`, "data-seq": ev.seq }, B.describe(ev, playerName)));
+      if (!B.redundant(ev)) log.append(B.el("li", { class: `ev ev-${ev.kind}`, "data-seq": ev.seq }, B.describe(ev, playerName)));
     });
     log.scrollTop = log.scrollHeight;
     if (combatMoved && state.view && state.view.combat) render();
@@ -524,6 +524,17 @@
   window.addEventListener("resize", reserve);
   renderStops();
   render();
+  // On a wide screen the sidebar (the decision, then the log) ends at the window's bottom
+  // edge wherever the page is scrolled, so the newest log lines are always in view.
+  const sidebar = document.querySelector(".sidebar");
+  const fitSidebar = () => {
+    const sticky = getComputedStyle(sidebar).position === "sticky";
+    const top = Math.max(sidebar.getBoundingClientRect().top, 6);
+    sidebar.style.maxHeight = sticky ? `${window.innerHeight - top - 6}px` : "";
+  };
+  window.addEventListener("scroll", fitSidebar, { passive: true });
+  window.addEventListener("resize", fitSidebar);
+  fitSidebar();
   setInterval(tickClocks, 1000);
   getJSON(`${url("eventsUrl")}?after=0`).then((d) => appendLog(d.events || [])).catch(() => {});
   if (!["finished", "aborted"].includes(state.status)) connect();

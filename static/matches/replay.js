@@ -37,7 +37,7 @@
     index = Math.max(0, Math.min(views.length - 1, i));
     B.render(views[index], { me: seat, playerName, rerender: () => show(index), shots: views[index].combat ? combatSoFar(index).map((ev) => B.describe(ev, playerName)) : [] });
     const log = document.getElementById("log");
-    log.replaceChildren(...(stepEvents[index] || []).map((ev) => B.el("li", { class: `ev ev-${ev.kind}` }, B.describe(ev, playerName))));
+    log.replaceChildren(...(stepEvents[index] || []).filter((ev) => !B.redundant(ev)).map((ev) => B.el("li", { class: `ev ev-${ev.kind}` }, B.describe(ev, playerName))));
     document.getElementById("scrub").value = index;
     document.getElementById("step-label").textContent = `${B.num(index)} / ${B.num(views.length - 1)}`;
     const result = document.getElementById("result");
@@ -46,7 +46,7 @@
       result.hidden = false;
       result.className = `result ${r.winner_seat === seat ? "won" : r.winner_seat === null ? "" : "lost"}`;
       document.getElementById("result-head").textContent = r.winner_seat === null ? S.ui.draw_result : B.fmt(S.ui.winner, { name: playerName(r.winner_seat) });
-      document.getElementById("result-detail").textContent = `${S.reasons[r.reason] || ""} · ${B.fmt(S.ui.result_turns, { n: views[index].turn })}`;
+      document.getElementById("result-detail").textContent = `${B.reasonText(r, views[index], playerName)} · ${B.fmt(S.ui.result_turns, { n: views[index].turn })}`;
     } else {
       result.hidden = true;
     }

@@ -177,7 +177,7 @@ def zoom_shows_the_card(page, phone):
     the card page's own."""
     hand = page.locator("#hand").get_by_role("group").first
     hand.wait_for()
-    name = hand.locator(".card-name").inner_text()
+    name = hand.locator(".card-name").inner_text().replace("\u00ad", "")  # soft hyphens
     zoom = page.get_by_role("dialog")
     if phone:
         hand.evaluate(
@@ -327,3 +327,31 @@ def test_every_event_kind_reads_as_a_sentence_in_both_languages(page, live_serve
         for kind, text in texts.items():
             assert text.strip() and "%(" not in text, (lang, kind, text)
             assert not leaks(text, lang), (lang, kind, text)
+
+
+def test_a_card_named_only_by_its_code_reads_with_its_name(page, live_server, cards):
+    """Events that name a card by its code alone (announce, resolve: the card is public by
+    then) read with the card's name once its face has arrived, never as "a face-down card";
+    a card played moves to the chain without a line of its own (the play line says it)."""
+    from cards_data.models import Card
+
+    alice, deck = make_user("alice")
+    match = services.create_match(
+        players=(alice, None),
+        colonies=(codes(legal_entries()), codes(legal_entries())),
+        bots=(None, "random"),
+        decks=(deck, None),
+    )
+    unseen = Card.objects.exclude(code__in={code for code, _ in legal_entries()}).first()
+    log_in(page, live_server, "alice", f"/en/play/{match.pk}/")
+    line = page.evaluate(
+        "code => { const li = document.createElement('li'); li.id = 'probe';"
+        " li.append(...window.KGKBoard.describe({kind: 'resolve', code, player: 1}, s => 'P' + s));"
+        " document.body.append(li); return li.textContent; }",
+        unseen.code,
+    )
+    assert "face-down" not in line
+    expect(page.locator("#probe")).to_have_text(f"{unseen.name_en} resolves")
+    moved = {"kind": "move", "card": {"id": 9, "code": unseen.code}, "from": "centre",
+             "to": "chain", "why": "play"}  # fmt: skip
+    assert page.evaluate("ev => window.KGKBoard.redundant(ev)", moved)
