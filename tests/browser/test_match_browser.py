@@ -49,6 +49,17 @@ def make_user(name):
     return user, deck
 
 
+def bot_match(user, deck, bot="random", **engine_options):
+    """A game of `user` (seat 0, with `deck`) against a bot (seat 1) on the same colony."""
+    return services.create_match(
+        players=(user, None),
+        colonies=(codes(legal_entries()), codes(legal_entries())),
+        bots=(None, bot),
+        decks=(deck, None),
+        engine_options=engine_options or None,
+    )
+
+
 def version(page) -> int:
     return page.evaluate("window.KGKGame.state().version")
 
@@ -128,13 +139,7 @@ def test_phone_lobby_bot_game_keyboard_concede_and_replay(new_page, live_server,
 
 def test_play_a_bot_to_the_end_then_replay_from_both_seats(page, live_server, cards):
     alice, deck = make_user("alice")
-    match = services.create_match(
-        players=(alice, None),
-        colonies=(codes(legal_entries()), codes(legal_entries())),
-        bots=(None, "random"),
-        decks=(deck, None),
-        engine_options={"turn_limit": 3},  # a short game: the turn limit ends it
-    )
+    match = bot_match(alice, deck, "random", turn_limit=3)
     log_in(page, live_server, "alice", f"/hu/play/{match.pk}/")
     clicks = play_first_actions(page)
     assert clicks > 3
@@ -200,12 +205,7 @@ def test_a_gap_in_seq_makes_the_page_resync_over_http(page, live_server, cards):
     """A message whose first event is not last seq + 1 is not trusted: the page GETs the match
     and the missing events, and shows exactly the server's current state."""
     alice, deck = make_user("alice")
-    match = services.create_match(
-        players=(alice, None),
-        colonies=(codes(legal_entries()), codes(legal_entries())),
-        bots=(None, "random"),
-        decks=(deck, None),
-    )
+    match = bot_match(alice, deck)
     log_in(page, live_server, "alice", f"/en/play/{match.pk}/")
     page.wait_for_function("window.KGKGame.lastSeq() > 0")
     last = page.evaluate("window.KGKGame.lastSeq()")

@@ -20,7 +20,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from engine.serialize import load
-from matches import presentation, services
+from matches import presentation
 from matches.models import ActionRequest, Match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -28,7 +28,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 from engine_vocabulary import all_tokens, vocabulary  # noqa: E402
 
 from .browser_kit import log_in, no_horizontal_scroll  # noqa: E402
-from .test_match_browser import codes, legal_entries, make_user  # noqa: E402
+from .test_match_browser import bot_match, legal_entries, make_user  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[2] / "test-results" / "table"
 TURNS = 6  # a short game: the engine's turn limit ends it (R 15 would take ~30 turns)
@@ -209,13 +209,7 @@ def test_a_person_plays_a_whole_game_against_the_heuristic_bot(
     new_page, live_server, cards, lang, size
 ):
     alice, deck = make_user("alice")
-    match = services.create_match(
-        players=(alice, None),
-        colonies=(codes(legal_entries()), codes(legal_entries())),
-        bots=(None, "heuristic"),
-        decks=(deck, None),
-        engine_options={"turn_limit": TURNS},
-    )
+    match = bot_match(alice, deck, "heuristic", turn_limit=TURNS)
     width, height = SIZES[size]
     phone = size == "phone"
     page = new_page(viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone)
@@ -309,12 +303,7 @@ def test_every_event_kind_reads_as_a_sentence_in_both_languages(page, live_serve
     for kind in vocabulary()["events"] - set(samples):  # rare kinds: their name alone
         samples[kind] = {"kind": kind}
     alice, deck = make_user("alice")
-    match = services.create_match(
-        players=(alice, None),
-        colonies=(codes(legal_entries()), codes(legal_entries())),
-        bots=(None, "random"),
-        decks=(deck, None),
-    )
+    match = bot_match(alice, deck)
     log_in(page, live_server, "alice", f"/hu/play/{match.pk}/")
     for lang in ("hu", "en"):
         page.goto(f"{live_server.url}/{lang}/play/{match.pk}/")
@@ -336,12 +325,7 @@ def test_a_card_named_only_by_its_code_reads_with_its_name(page, live_server, ca
     from cards_data.models import Card
 
     alice, deck = make_user("alice")
-    match = services.create_match(
-        players=(alice, None),
-        colonies=(codes(legal_entries()), codes(legal_entries())),
-        bots=(None, "random"),
-        decks=(deck, None),
-    )
+    match = bot_match(alice, deck)
     unseen = Card.objects.exclude(code__in={code for code, _ in legal_entries()}).first()
     log_in(page, live_server, "alice", f"/en/play/{match.pk}/")
     line = page.evaluate(
