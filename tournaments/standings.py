@@ -179,17 +179,9 @@ def standings(
             raise ValueError(f"player {e.id!r} is listed twice")
         acc[e.id] = _Acc(e)
 
-    def seat(pid, rnd):
-        if pid not in acc:
-            raise ValueError(f"round {rnd}: unknown player {pid!r}")
-        a = acc[pid]
-        if rnd in a.rounds:
-            raise ValueError(f"round {rnd}: {pid!r} has two results")
-        a.rounds.add(rnd)
-        return a
-
     for m in matches:
-        a = seat(m.a, m.round)
+        rnd = m.round
+        a = _seat(acc, m.a, rnd)
         if m.missed:
             a.losses += 1
             a.missed += 1
@@ -202,30 +194,30 @@ def standings(
             a.gw += bye_games[0]
             a.gl += bye_games[1]
             continue
-        b = seat(m.b, m.round)
-        a.gw += m.games_a
-        a.gl += m.games_b
-        b.gw += m.games_b
-        b.gl += m.games_a
-        win, lose = (a, b) if m.games_a > m.games_b else (b, a)
-        win.wins += 1
-        lose.losses += 1
-        a.opps.append((m.round, b.id))
-        b.opps.append((m.round, a.id))
+        b = _seat(acc, m.b, rnd)
+        games_a, games_b = m.games_a, m.games_b
+        a.gw += games_a
+        a.gl += games_b
+        b.gw += games_b
+        b.gl += games_a
+        if games_a > games_b:
+            a.wins += 1
+            b.losses += 1
+        else:
+            b.wins += 1
+            a.losses += 1
+        a.opps.append((rnd, b.id))
+        b.opps.append((rnd, a.id))
 
     mwp: dict[PlayerId, Fraction] = {}
     gwp: dict[PlayerId, Fraction] = {}
     raw_m: dict[PlayerId, Fraction | None] = {}
     raw_g: dict[PlayerId, Fraction | None] = {}
-    fractions: dict[tuple[int, int], Fraction] = {}  # few distinct values: made once each
+    fractions: dict[tuple[int, int], tuple] = {}  # few distinct values: made once each
     for pid, a in acc.items():
-        played = a.wins + a.losses
-        raw = _fraction(fractions, a.wins, played)  # = points / (3 x played)
-        raw_m[pid] = raw
-        mwp[pid] = FLOOR if raw is None or raw < FLOOR else raw
-        raw = _fraction(fractions, a.gw, a.gw + a.gl)
-        raw_g[pid] = raw
-        gwp[pid] = FLOOR if raw is None or raw < FLOOR else raw
+        raw_m[pid], mwp[pid] = _percentage(fractions, a.wins, a.wins + a.losses)
+        raw_g[pid], gwp[pid] = _percentage(fractions, a.gw, a.gw + a.gl)
+        a.opps.sort()  # by round (a player meets one opponent a round): the order played
     # Opponents' means as integer sums over one common denominator per measure: exact,
     # and one Fraction per player instead of one per addition.
     mw_scaled, mw_den = _common_denominator(mwp)
@@ -233,6 +225,7 @@ def standings(
 
     rows = []
     for pid, a in acc.items():
+        opponents = tuple([o for _, o in a.opps])
         rows.append(
             dict(
                 id=pid,
@@ -244,10 +237,10 @@ def standings(
                 game_wins=a.gw,
                 game_losses=a.gl,
                 mwp=mwp[pid],
-                omw=_mean(mw_scaled, mw_den, a.opps) if a.opps else FLOOR,
+                omw=_mean(mw_scaled, mw_den, opponents) if opponents else FLOOR,
                 gwp=gwp[pid],
-                ogw=_mean(gw_scaled, gw_den, a.opps) if a.opps else FLOOR,
-                opponents=tuple(o for _, o in sorted(a.opps, key=lambda t: t[0])),
+                ogw=_mean(gw_scaled, gw_den, opponents) if opponents else FLOOR,
+                opponents=opponents,
                 dropped=a.dropped,
             )
         )
@@ -285,13 +278,29 @@ def standings(
     return out
 
 
-def _fraction(cache: dict, num: int, den: int) -> Fraction | None:
-    if not den:
-        return None
+def _seat(acc: dict, pid, rnd: int) -> _Acc:
+    """The accumulator of `pid`, who has a result in round `rnd` (one a round)."""
+    a = acc.get(pid)
+    if a is None:
+        raise ValueError(f"round {rnd}: unknown player {pid!r}")
+    if rnd in a.rounds:
+        raise ValueError(f"round {rnd}: {pid!r} has two results")
+    a.rounds.add(rnd)
+    return a
+
+
+def _percentage(cache: dict, num: int, den: int) -> tuple:
+    """(num / den exactly or None when den is 0, the same raised to the floor), made once
+    per distinct (num, den): the floor test is integer arithmetic (num/den < 33/100)."""
     key = (num, den)
     value = cache.get(key)
     if value is None:
-        value = cache[key] = Fraction(num, den)
+        if not den:
+            value = (None, FLOOR)
+        else:
+            raw = Fraction(num, den)
+            value = (raw, FLOOR if 100 * num < 33 * den else raw)
+        cache[key] = value
     return value
 
 
@@ -303,9 +312,9 @@ def _common_denominator(values: dict) -> tuple[dict, int]:
     return {k: v.numerator * (common // v.denominator) for k, v in values.items()}, common
 
 
-def _mean(scaled: dict, den: int, opps: list) -> Fraction:
+def _mean(scaled: dict, den: int, opponents: tuple) -> Fraction:
     """The exact mean of the opponents' values (given over the common denominator)."""
-    return Fraction(sum(scaled[o] for _, o in opps), den * len(opps))
+    return Fraction(sum(map(scaled.__getitem__, opponents)), den * len(opponents))
 
 
 @dataclass(frozen=True)
