@@ -1,4 +1,6 @@
-"""The match socket: /ws/matches/<id>/. Server → client only ("update" messages).
+"""The match socket: /ws/matches/<id>/. Server → client "update" messages; the client
+may send only {"type": "ping"}, answered by {"type": "pong", version, seq}: the match's
+newest commit, so a page whose socket went quiet finds out that a push never reached it.
 
 The viewer comes from the session's user and the match's seats, never from the client:
 players get their own projection, everybody else (also anonymous) the spectator view.
@@ -23,11 +25,12 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.contrib import auth
 from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache
 from django.db import connections
 
 from .errors import NotFound
 from .models import Match
-from .push import encode, group_name
+from .push import encode, group_name, version_key
 from .selectors import get_match, match_payload, viewer_seat
 
 # Bounded: a burst of reconnects cannot take more database connections than this.
@@ -42,15 +45,38 @@ def session_user(session_key):
     return auth.get_user(SimpleNamespace(session=store))
 
 
-def _hello(match_id, session_key):
+def _viewer(match_id, session_key):
     try:
-        match = get_match(match_id)
-        viewer = viewer_seat(match, session_user(session_key))
-        state = match_payload(match, viewer)
+        return viewer_seat(get_match(match_id), session_user(session_key))
     finally:
         connections.close_all()  # back to the pool (or closed): nothing outlives the call
-    return viewer, {"type": "update", "version": match.version, "seq": match.seq,
-                    "events": [], "state": state}  # fmt: skip
+
+
+def _hello(match_id, viewer):
+    try:
+        match = get_match(match_id)
+        state = match_payload(match, viewer)
+    finally:
+        connections.close_all()
+    return {"type": "update", "version": match.version, "seq": match.seq, "events": [],
+            "state": state}  # fmt: skip
+
+
+def _newest(match_id):
+    """(version, seq) of the match's newest commit: the cache, else the database."""
+    noted = cache.get(version_key(match_id))
+    if noted is not None:
+        return noted
+    try:
+        return list(
+            Match.objects.filter(pk=match_id).values_list("version", "seq").first() or (0, 0)
+        )
+    finally:
+        connections.close_all()
+
+
+def _off_loop(fn):
+    return sync_to_async(fn, thread_sensitive=False, executor=_DB_THREADS)
 
 
 class MatchConsumer(AsyncJsonWebsocketConsumer):
@@ -59,14 +85,18 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self):
         match_id = self.scope["url_route"]["kwargs"]["match_id"]
         session_key = self.scope.get("cookies", {}).get(settings.SESSION_COOKIE_NAME)
-        hello = sync_to_async(_hello, thread_sensitive=False, executor=_DB_THREADS)
         try:
-            viewer, message = await hello(match_id, session_key)
+            viewer = await _off_loop(_viewer)(match_id, session_key)
         except (NotFound, Match.DoesNotExist):
             await self.close(code=4404)
             return
-        self.group = group_name(int(match_id), viewer)
+        # Join the group BEFORE reading the state: a push committed in between then waits on
+        # this socket's channel and follows the first state (the page drops it if older),
+        # where reading first lost it for good (the page stayed behind until the next one).
+        self.match_id = int(match_id)
+        self.group = group_name(self.match_id, viewer)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        message = await _off_loop(_hello)(match_id, viewer)
         await self.accept()
         await self.send(text_data=encode(message))
 
@@ -87,9 +117,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive_json(self, content, **kwargs):
-        # Actions go over HTTP (POST .../actions/); the socket only answers pings.
-        if isinstance(content, dict) and content.get("type") == "ping":
-            await self.send_json({"type": "pong"})
+        # Actions go over HTTP (POST .../actions/); the socket only answers pings, with the
+        # match's newest version: a page that heard nothing for a while asks, and resyncs
+        # when a push never reached it.
+        if isinstance(content, dict) and content.get("type") == "ping" and self.group:
+            version, seq = await _off_loop(_newest)(self.match_id)
+            await self.send_json({"type": "pong", "version": version, "seq": seq})
 
     async def match_update(self, event):
         # The worker encoded each viewer's message once; the server only forwards the text.

@@ -12,6 +12,7 @@ import threading
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.core.cache import cache
 
 from engine.serialize import load
 
@@ -19,6 +20,7 @@ from .models import Match
 from .selectors import match_payload, project_event
 
 VIEWERS = (0, 1, None)
+VERSION_TTL = 24 * 3600  # seconds; a game idle for longer is read from the database
 log = logging.getLogger(__name__)
 
 
@@ -37,7 +39,19 @@ def update_message(match: Match, viewer, state, raw_events, seats=None) -> dict:
     }
 
 
+def version_key(match_id: int) -> str:
+    return f"match-version:{match_id}"
+
+
+def note_version(match: Match) -> None:
+    """The newest committed (version, seq) of a match, where every socket can read it in one
+    cache look-up: a page that hears nothing for a while asks for it (a ping) and resyncs
+    when it is behind, so a push that never arrived costs at most that while."""
+    cache.set(version_key(match.pk), [match.version, match.seq], VERSION_TTL)
+
+
 def push_update(match: Match, state, raw_events, seats=None) -> None:
+    note_version(match)
     layer = get_channel_layer()
     if layer is None:
         return

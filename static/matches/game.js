@@ -314,7 +314,9 @@
       if (ev.kind === "reveal" && ev.secret) B.learn(ev.secret);
       if (ev.kind === "attack") combatEvents = [];
       if (["attack", "designate", "fire", "damage", "return_fire", "hold_fire", "bombard", "bombard_success", "no_bombardment", "no_defence", "stealth", "heavy_weapons", "ordnance", "burst_fire"].includes(ev.kind)) { combatEvents.push(ev); combatMoved = true; }
-      if (!B.redundant(ev)) log.append(B.el("li", { class: `ev ev-${ev.kind}`, "data-seq": ev.seq }, B.describe(ev, playerName)));
+      // every event keeps its line (the log is complete, in seq order); one that the next
+      // line says better is kept hidden
+      log.append(B.el("li", { class: `ev ev-${ev.kind}`, "data-seq": ev.seq, hidden: B.redundant(ev) ? "" : null }, B.describe(ev, playerName)));
     });
     log.scrollTop = log.scrollHeight;
     if (combatMoved && state.view && state.view.combat) render();
@@ -381,7 +383,31 @@
     } catch (e) { /* the next poll or message tries again */ }
   }
 
+  // The watchdog: a socket that has been quiet for QUIET ms is asked for the newest version
+  // (a ping); a pong ahead of the page means a push never arrived: resync. No pong within
+  // DEAD ms: the socket is dead without knowing it; close it, and it reconnects.
+  const QUIET = 1200;
+  const DEAD = 4000;
+  let heardAt = Date.now();
+  let pingedAt = null;
+  function watchSocket() {
+    if (!socketOpen || !["active", "invited", "open"].includes(state.status)) return;
+    const now = Date.now();
+    if (pingedAt !== null && now - pingedAt > DEAD) { pingedAt = null; socket.close(); return; }
+    if (pingedAt === null && now - heardAt > QUIET) {
+      pingedAt = now;
+      try { socket.send(JSON.stringify({ type: "ping" })); } catch (e) { /* onclose follows */ }
+    }
+  }
+
+  function onPong(msg) {
+    pingedAt = null;
+    if (msg.version > state.version || msg.seq > lastSeq) resync();
+  }
+
   function onMessage(msg) {
+    heardAt = Date.now();
+    if (msg.type === "pong") { onPong(msg); return; }
     if (msg.type !== "update") return;
     const events = msg.events || [];
     if (events.length && events[0].seq !== lastSeq + 1 && events[0].seq > lastSeq) { resync(); return; }
@@ -394,7 +420,7 @@
     if (!("WebSocket" in window)) { startPolling(); return; }
     const proto = location.protocol === "https:" ? "wss" : "ws";
     try { socket = new WebSocket(`${proto}://${location.host}${url("wsUrl")}`); } catch (e) { startPolling(); return; }
-    socket.onopen = () => { socketOpen = true; reconnectDelay = 1000; stopPolling(); setConn(S.ui.live, "live"); };
+    socket.onopen = () => { socketOpen = true; heardAt = Date.now(); pingedAt = null; reconnectDelay = 1000; stopPolling(); setConn(S.ui.live, "live"); };
     socket.onmessage = (m) => { try { onMessage(JSON.parse(m.data)); } catch (e) { resync(); } };
     socket.onclose = () => {
       socketOpen = false;
@@ -536,6 +562,7 @@
   window.addEventListener("resize", fitSidebar);
   fitSidebar();
   setInterval(tickClocks, 1000);
+  setInterval(watchSocket, 400);
   getJSON(`${url("eventsUrl")}?after=0`).then((d) => appendLog(d.events || [])).catch(() => {});
   if (!["finished", "aborted"].includes(state.status)) connect();
   // for tests and the curious: the state shown, the socket's health, a dropped connection

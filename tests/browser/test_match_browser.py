@@ -390,3 +390,71 @@ def test_deck_lab_progress_bar_follows_the_workers_and_shows_the_chart(
     expect(page.locator("#lab-status")).to_have_text("Befejezve")
     no_horizontal_scroll(page)
     assert not page.js_errors, page.js_errors
+
+
+@pytest.mark.postgres
+def test_a_push_that_never_arrives_costs_the_page_at_most_two_seconds(new_page, asgi_stack):
+    """Issue 16: pushes are at-most-once. Here every push to Alice's socket is dropped on
+    purpose between the worker and her socket (her seat's group is emptied in Redis), and
+    Bob moves: her quiet socket asks for the newest version (a ping; the pong reads what the
+    worker noted at its commit), sees it is behind and resyncs, within 2 s of the commit."""
+    import os
+    import time
+
+    import redis
+
+    from cards_data.loader import load_cards
+
+    load_cards()
+    alice, alice_deck = make_user("alice")
+    bob, bob_deck = make_user("bob")
+    match = services.create_match(
+        players=(alice, bob),
+        colonies=(codes(legal_entries()), codes(legal_entries())),
+        decks=(alice_deck, bob_deck),
+        starting_player=0,
+    )
+
+    class Server:
+        url = asgi_stack
+
+    pages = {0: new_page(), 1: new_page()}
+    for seat, name in ((0, "alice"), (1, "bob")):
+        log_in(pages[seat], Server, name, f"/en/play/{match.pk}/")
+        expect(pages[seat].locator("#conn")).to_have_class("conn live", timeout=15_000)
+
+    def deciding():
+        match.refresh_from_db()
+        return match.deciding_seat
+
+    for _ in range(10):  # the opening decisions, until it is Bob's turn to decide
+        if deciding() == 1:
+            break
+        assert click_and_wait(
+            pages[0], pages[0].locator("#actions button.act:not([disabled])").first
+        )
+    assert deciding() == 1
+    pages[0].wait_for_function("v => window.KGKGame.state().version === v", arg=match.version)
+    before = match.version
+    group_key = f"asgi:group:match.{match.pk}.seat0"
+    redis_url = os.environ.get("KGK_BROWSER_REDIS_URL", "redis://127.0.0.1:6379/2")
+    assert redis.Redis.from_url(redis_url).delete(group_key) == 1  # Alice hears no more pushes
+    resyncs = []
+    pages[0].on(
+        "request",
+        lambda r: resyncs.append(r.url) if r.url.endswith(f"/api/matches/{match.pk}/") else None,
+    )
+    pages[1].locator("#actions button.act:not([disabled])").first.click()
+    deadline = time.monotonic() + 20
+    while match.version == before and time.monotonic() < deadline:
+        time.sleep(0.02)
+        match.refresh_from_db()
+    assert match.version > before, "Bob's action was not applied"
+    committed = time.monotonic()
+    pages[0].wait_for_function(
+        "v => window.KGKGame.state().version >= v", arg=match.version, timeout=2_000
+    )
+    assert time.monotonic() - committed <= 2.0
+    assert resyncs, "the page caught up by a resync, not by the (dropped) push"
+    assert pages[0].evaluate("window.KGKGame.live()")
+    assert not pages[0].js_errors, pages[0].js_errors

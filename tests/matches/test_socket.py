@@ -201,3 +201,43 @@ def test_a_forged_session_cookie_is_a_spectator(human_match):
 
     assert session_user("not-a-session-key").is_anonymous
     assert session_user(None).is_anonymous
+
+
+def test_a_ping_is_answered_with_the_newest_commit_even_when_no_push_came(human_match, clients):
+    """Issue 16: a quiet socket asks; the pong names the match's newest (version, seq), as
+    noted at the commit, also after a push this socket never received (its group emptied),
+    and from the database when the cache has nothing."""
+    from channels.layers import get_channel_layer
+    from django.core.cache import cache
+
+    from matches.push import version_key
+
+    human_match.refresh_from_db()
+    group = f"match.{human_match.pk}.seat0"
+
+    async def scenario():
+        socket, connected, _code = await open_socket(human_match.pk, clients[0])
+        hello = await socket.receive_json_from(timeout=5)
+        layer = get_channel_layer()  # the in-memory layer of the embedded default
+        for channel in list(layer.groups.get(group, {})):
+            await layer.group_discard(group, channel)
+        after = await sync_to_async(_post_first_legal)(
+            clients[human_match.deciding_seat], human_match.pk
+        )
+        missed = await drain_messages(socket, timeout=0.3)
+        await socket.send_json_to({"type": "ping"})
+        pong = await socket.receive_json_from(timeout=5)
+        await sync_to_async(cache.delete)(version_key(human_match.pk))
+        await socket.send_json_to({"type": "ping"})
+        from_db = await socket.receive_json_from(timeout=5)
+        await socket.disconnect()
+        await close_thread_connections()
+        return connected, hello, after, missed, pong, from_db
+
+    connected, hello, before, missed, pong, from_db = asyncio.run(scenario())
+    human_match.refresh_from_db()
+    assert connected and missed == []  # the push never reached this socket
+    assert hello["version"] == before["version"]
+    assert pong == {"type": "pong", "version": human_match.version, "seq": human_match.seq}
+    assert human_match.version == before["version"] + 1
+    assert from_db == pong
