@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods
 
 from cards_data.models import Card
 from cards_data.selectors import card_dicts
+from cards_data.templatetags.kgk import rules_parts
 from decks import play
 from decks.models import Deck
 from decks.problems import problem_message
@@ -227,6 +228,7 @@ def faces(request):
             },
             "upgrade_limit": card.upgrade_limit,
             "text": card.text,
+            "text_parts": rules_parts(card.text),  # R 2.4 tokens as icons, as on the card page
             "html": render_to_string("cards_data/_card_face.html", {"card": card}, request),
         }
     response = JsonResponse({"faces": out})

@@ -81,30 +81,40 @@ def rules_tokens() -> dict:
 TOKEN = re.compile(r"\[([A-Z]+)\]")
 
 
+def rules_parts(text) -> list[dict]:
+    """A card's rules text in parts: {"text": ...} or, for each R 2.4 token, {"token": its
+    code in lower case, "icon": its letter, "title": its meaning}; an unknown token stays
+    text. The catalogue's HTML (rules_text) and the game table's cards are made from it."""
+    tokens = rules_tokens()
+    text = str(text or "")
+    parts, last = [], 0
+    for match in TOKEN.finditer(text):
+        code = match.group(1)
+        if code not in tokens:
+            continue
+        if match.start() > last:
+            parts.append({"text": text[last : match.start()]})
+        letter, meaning = tokens[code]
+        parts.append({"token": code.lower(), "icon": letter, "title": str(meaning)})
+        last = match.end()
+    if last < len(text):
+        parts.append({"text": text[last:]})
+    return parts
+
+
 @register.filter
 def rules_text(text):
     """A card's rules text with every R 2.4 token as its icon (tooltip = its meaning);
     the rest escaped, line breaks kept."""
-    if not text:
-        return ""
-    tokens = rules_tokens()
-
-    def icon(match):
-        code = match.group(1)
-        if code not in tokens:
-            return escape(match.group(0))
-        letter, meaning = tokens[code]
-        return format_html(
-            '<abbr class="token token-{}" title="{}">{}</abbr>', code.lower(), meaning, letter
+    html = [
+        format_html(
+            '<abbr class="token token-{}" title="{}">{}</abbr>', p["token"], p["title"], p["icon"]
         )
-
-    parts, last = [], 0
-    for match in TOKEN.finditer(str(text)):
-        parts.append(escape(str(text)[last : match.start()]))
-        parts.append(icon(match))
-        last = match.end()
-    parts.append(escape(str(text)[last:]))
-    return mark_safe("".join(parts).replace("\n", "<br>"))  # noqa: S308 - every part escaped above  # nosec
+        if "token" in p
+        else escape(p["text"])
+        for p in rules_parts(text)
+    ]
+    return mark_safe("".join(html).replace("\n", "<br>"))  # noqa: S308 - every part escaped above  # nosec
 
 
 @register.simple_tag

@@ -91,27 +91,41 @@
   // soft hyphens at Hungarian syllable boundaries (V-CV, VC-CV; digraphs kept whole) let the
   // browser break them with a hyphen only where the card is too narrow. Display text only:
   // labels and look-ups keep the plain name.
-  const VOWEL = /[aáeéiíoóöőuúüű]/i;
-  const DIGRAPH = /^(dzs|cs|dz|gy|ly|ny|sz|ty|zs)/i;
+  const VOWEL = /[aáeéiíoóöőuúüűy]/i;
+  // letters that stay together: Hungarian's consonant digraphs; in English also the common
+  // vowel pairs and consonant digraphs (a rough rule, good enough for a card's name)
+  const DIGRAPH = lang === "hu" ? /^(dzs|cs|dz|gy|ly|ny|sz|ty|zs)/i
+    : /^(ai|au|ea|ee|ei|eu|ie|oa|oi|oo|ou|ue|ui|ch|ck|gh|ng|ph|sh|th|wh)/i;
   function syllableUnits(word) {
     const units = [];
     for (let i = 0; i < word.length;) {
-      const m = VOWEL.test(word[i]) ? null : word.slice(i).match(DIGRAPH);
+      const m = lang === "hu" && VOWEL.test(word[i]) ? null : word.slice(i).match(DIGRAPH);
       const len = m ? m[0].length : 1;
       units.push(word.slice(i, i + len));
       i += len;
     }
     return units;
   }
+  // Where to break between the vowels at units `a` and `b`: V-V; V-CV; in longer runs of
+  // consonants Hungarian breaks before the last one (VC-CV, VCC-CV), English after the first
+  // (VC-CCV) but keeps a stop with its l or r (VC-CLV: "Siege-breaker").
+  const STOP_LIQUID = /^[bcdfgkpt][lr]$/i;
+  function breakAt(units, a, b) {
+    const n = b - a - 1;
+    if (n <= 1) return a + 1;
+    if (lang === "hu") return b - 1;
+    return STOP_LIQUID.test(units[b - 2] + units[b - 1]) ? b - 2 : a + 2;
+  }
+
   function hyphenateWord(word) {
     if (word.length < 10) return word;
     const units = syllableUnits(word);
-    const vowelAt = units.map((u) => VOWEL.test(u));
+    const vowelAt = units.map((u) => VOWEL.test(u[0]));
     const breaks = new Set();
     let last = -1; // the previous vowel's unit
     vowelAt.forEach((isVowel, i) => {
       if (!isVowel) return;
-      if (last >= 0) breaks.add(i - last === 1 ? i : i - 1); // V-V, or before the last consonant
+      if (last >= 0) breaks.add(breakAt(units, last, i));
       last = i;
     });
     let out = "";
@@ -124,13 +138,8 @@
     });
     return out;
   }
-  // English has no soft hyphens here: a name with a word too long for a card line is set smaller
-  function longWord(name) {
-    return lang !== "hu" && String(name).split(/\s+/).some((w) => w.length >= 12);
-  }
   function displayName(name) {
-    if (lang !== "hu") return name; // the syllable rules are Hungarian's; English names are short
-    return String(name).split(/(\s+)/).map(hyphenateWord).join("");
+    return String(name).split(/([\s-]+)/).map(hyphenateWord).join("");
   }
 
   function el(tag, attrs, ...children) {
@@ -242,6 +251,14 @@
     return el("span", { class: cls.join(" "), title }, el("b", { text: label }), ` ${num(current)}${extra || ""}`);
   }
 
+  // A card's text with its R 2.4 tokens as the catalogue's icons (the meaning as a tooltip).
+  function rulesText(face) {
+    if (!face.text_parts) return face.text;
+    return face.text_parts.map((p) => (p.token
+      ? el("abbr", { class: `token token-${p.token}`, title: p.title, text: p.icon })
+      : p.text));
+  }
+
   function stateTags(card) {
     const tags = [];
     if (card.orientation) tags.push(el("span", { class: `tag o-${card.orientation}`, text: S.orientations[card.orientation] || "" }));
@@ -274,7 +291,7 @@
       const cost = face ? face.cost : "";
       parts.push(el("span", { class: "card-top" },
         el("span", { class: "cost", title: S.ui.cost, text: cost === "" || cost === null ? "·" : String(cost) }),
-        el("span", { class: longWord(nameOf(card)) ? "card-name long-name" : "card-name", text: displayName(nameOf(card)) })));
+        el("span", { class: "card-name", text: displayName(nameOf(card)) })));
       const sub = [S.types[card.type], S.subtypes[card.subtype]].filter(Boolean).join(" · ");
       if (sub) parts.push(el("span", { class: "card-type", text: sub }));
       if (card.stats) {
@@ -296,7 +313,7 @@
       } else if (face && typeof face.printed.armour === "number") {
         parts.push(el("span", { class: "card-stats" }, statCell("armour", S.ui.arm, face.printed.armour)));
       }
-      if (face && face.text && opts.text !== false) parts.push(el("span", { class: "card-text", text: face.text }));
+      if (face && face.text && opts.text !== false) parts.push(el("span", { class: "card-text" }, rulesText(face)));
       const tags = stateTags(card);
       if (tags.length) parts.push(el("span", { class: "card-tags" }, tags));
     }

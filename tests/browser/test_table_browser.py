@@ -37,6 +37,7 @@ SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
 WORDS = {"hu": {"robot", "mulligan"}, "en": set()}
 ID_LIKE = re.compile(r"\b\d{3,}\b|#\d+|\b[a-z]+:[a-z]+=\d+|\b\w+_\w+\b")
 # the match's public number and the replay's step counter: numbers a person reads
+RAW_TOKEN = re.compile(r"\[[A-Z]+\]")
 MATCH_NUMBER = re.compile(r"Game #\d+|Replay of game #\d+|\b\d+ / \d+\b")
 
 
@@ -51,6 +52,7 @@ def leaks(text: str, lang: str) -> list:
         "", re.sub(r"\bKG\d-\d{3}\b", "", text)
     )  # a card's printed code (the card page shows it)
     found = ID_LIKE.findall(text)
+    found += RAW_TOKEN.findall(text)  # card text shows R 2.4 tokens as icons, never "[USED]"
     if lang == "hu":  # every engine name is English: none may show on a Hungarian page
         names = all_tokens() - WORDS["hu"]
         found += [w for w in re.findall(r"\b[a-z][a-z_]+\b", text) if w in names]

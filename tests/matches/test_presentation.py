@@ -116,3 +116,25 @@ def test_card_faces_are_the_catalogue_face_in_the_page_language(client, catalogu
     assert face["printed"]["speed"] is not None and 'class="card-face' in face["html"]
     hu = client.get("/hu/play/faces/?codes=KG1-001").json()["faces"]["KG1-001"]
     assert hu["html"] != face["html"]  # the rules text and labels follow the language
+
+
+@pytest.mark.django_db
+def test_card_faces_give_the_rules_text_with_its_tokens_as_icons(client, catalogue):
+    """R 2.4: "[USED]" and the other tokens reach the table as icon parts (letter and
+    meaning, as on the card page), never as bracketed text."""
+    from cards_data.models import Card
+
+    card = (
+        Card.objects.filter(text_hu__contains="[USED]").first()
+        or Card.objects.filter(text_en__contains="[USED]").first()
+    )
+    assert card is not None, "the set has cards whose text uses [USED]"
+    for lang in ("hu", "en"):
+        face = client.get(f"/{lang}/play/faces/?codes={card.code}").json()["faces"][card.code]
+        parts = face["text_parts"]
+        assert {"token": "used", "icon": "H"}.items() <= next(
+            p for p in parts if p.get("token") == "used"
+        ).items()
+        assert all("[" not in p.get("text", "") for p in parts), parts
+        shown = "".join(p.get("text", p.get("icon", "")) for p in parts)
+        assert shown.replace("H", "").strip()  # the words around the icon are kept
