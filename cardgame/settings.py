@@ -101,9 +101,14 @@ WSGI_APPLICATION = "cardgame.wsgi.application"
 ASGI_APPLICATION = "cardgame.asgi.application"
 
 # The embedded default is a SQLite file; DATABASE_URL (postgres://...) switches to PostgreSQL.
+# Health checks: a connection kept open (pooled, or by CONN_MAX_AGE) is tried before it is
+# reused, and a dead one replaced. Without them, after a PostgreSQL restart each kept
+# connection failed one request (a 503 once the database was back) or one drain (a move
+# late by the sweep's 5 s): tests/matches/test_faults.py. The cost is one empty query
+# per borrowed connection.
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60, conn_health_checks=True
     )
 }
 # DATABASE_POOL=1 (PostgreSQL): a psycopg connection pool per process instead of one
