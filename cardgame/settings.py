@@ -179,13 +179,33 @@ CELERY_BEAT_SCHEDULE = {
 # Django Channels: Redis when REDIS_URL is set (any web process reaches any socket),
 # otherwise one process's memory (the embedded default).
 if REDIS_URL:
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # redis-py caps a pool at 100 connections and then fails the command ("Too
-            # many connections", a 500 on connect): a burst of reconnects each holds one
-            # for its group_add while the pushes hold others.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 1000}]},
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        # redis-py caps a pool at 100 connections and then fails the
+                        # command ("Too many connections", a 500 on connect): a burst of
+                        # reconnects each holds one for its group_add while the pushes
+                        # hold others.
+                        "max_connections": 1000,
+                        # A pooled connection is dead after a Redis restart; without one
+                        # retry on a fresh connection its first use failed: a socket's
+                        # connect after Redis was back (the page backed off and stayed
+                        # stale for seconds), or a worker's push (lost). Once, at once: a
+                        # Redis that is really down still fails fast and the socket
+                        # closes, so the page reconnects and resyncs.
+                        "retry": Retry(NoBackoff(), 1),
+                        "retry_on_error": [RedisConnectionError],
+                    }
+                ]
+            },
         }
     }
 else:
