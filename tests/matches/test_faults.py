@@ -128,6 +128,12 @@ def play_through(stack, outages):
     return players, page, final
 
 
+def after_outages(outages, moments) -> list[str]:
+    """The moments that no outage covers, as seconds after the last outage ended."""
+    last = max(o.up_at for o in outages)
+    return [f"{t - last:+.2f} s" for t in moments if not any(o.covers(t) for o in outages)]
+
+
 def assert_nothing_lost_or_twice(stack, outages, players, page, final, blocker):
     from matches.models import ActionRequest, Match
 
@@ -135,9 +141,9 @@ def assert_nothing_lost_or_twice(stack, outages, players, page, final, blocker):
     assert all(outage.version < final["version"] for outage in outages)  # the game went on
     # "try again" only while a service was down: once it is back, every connection the
     # site holds works again (no stale pooled connection fails a request)
-    assert all(any(o.covers(t) for o in outages) for t in players.unavailable)
+    assert not after_outages(outages, players.unavailable), "503 once the service was back"
     # and the page's socket is taken again at its first attempt once the service is back
-    assert all(any(o.covers(t) for o in outages) for t in page.refused)
+    assert not after_outages(outages, page.refused), "a socket refused once it was back"
     with blocker.unblock(), django_database(stack.database_url) as db:
         match = Match.objects.using(db).get(pk=stack.match_id)
         assert_consistent(match)  # versions 1..N once each, events 1..seq, the replay
