@@ -101,11 +101,14 @@ class Page:
         self._thread.start()
         return self
 
-    def wait_for(self, version, timeout=90):
-        """Until the page shows `version` (or the timeout passes); then the socket closes."""
+    def catch_up(self, version, timeout=90) -> bool:
+        """Whether the page shows `version` (or later) within `timeout` seconds."""
         deadline = time.monotonic() + timeout
         while self.version < version and time.monotonic() < deadline:
-            time.sleep(0.1)
+            time.sleep(0.05)
+        return self.version >= version
+
+    def close(self):
         self._stopping = True
         if self._socket is not None:
             asyncio.run_coroutine_threadsafe(self._socket.close(), self._loop)

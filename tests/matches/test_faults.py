@@ -92,8 +92,11 @@ class Outage:
         self.stopping_at = self.up_at = None  # time.monotonic(): the window of the outage
         self.thread = threading.Thread(target=self.come_back, daemon=True)
 
+    def due(self, state) -> bool:
+        return self.version is None and state["version"] >= self.at
+
     def __call__(self, state):
-        if self.version is None and state["version"] >= self.at:
+        if self.due(state):
             self.version = state["version"]
             self.stopping_at = time.monotonic()
             self.service.stop()
@@ -121,10 +124,20 @@ def play_through(stack, outages):
     """The whole game, the services restarted in its middle, bob's page watching."""
     page = Page(stack.site, stack.sessions[1], stack.match_id).start()
     players = Players(stack.site, stack.sessions, stack.match_id, seed=7)
-    final = players.play(before_move=lambda state: [outage(state) for outage in outages])
+
+    def before_move(state):
+        for outage in outages:
+            if outage.due(state) and not outage.while_playing:
+                # everybody waits, the page too: it has followed the game since the last
+                # restart (a socket left open but deaf would not)
+                assert page.catch_up(state["version"], timeout=30), "the page fell behind"
+            outage(state)
+
+    final = players.play(before_move=before_move)
     for outage in outages:
         outage.join()
-    page.wait_for(final["version"])
+    page.catch_up(final["version"])
+    page.close()
     return players, page, final
 
 
