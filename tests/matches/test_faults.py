@@ -1,6 +1,7 @@
 """Faults on real services (issue 11): Redis, then PostgreSQL, restarted in the middle of a
 game between two players. Each game finishes with every accepted action applied exactly
-once, and a page following it over a WebSocket ends at the final version.
+once, and the pages following it over WebSockets (one open all along, one opened while
+the service is down) end at the final version with every event once.
 
 The whole stack runs in processes of its own (uvicorn, a Celery worker with the beat)
 against a PRIVATE Redis and PostgreSQL (tests/fault_kit.py), so that restarting them
@@ -121,24 +122,30 @@ class Outage:
 
 
 def play_through(stack, outages):
-    """The whole game, the services restarted in its middle, bob's page watching."""
-    page = Page(stack.site, stack.sessions[1], stack.match_id).start()
+    """The whole game, the services restarted in its middle. Bob's page watches from the
+    start; alice's is opened while the first outage is on (a page loaded, or a socket
+    reconnecting, while the service is down)."""
+    pages = [Page(stack.site, stack.sessions[1], stack.match_id).start()]
     players = Players(stack.site, stack.sessions, stack.match_id, seed=7)
 
     def before_move(state):
         for outage in outages:
             if outage.due(state) and not outage.while_playing:
-                # everybody waits, the page too: it has followed the game since the last
-                # restart (a socket left open but deaf would not)
-                assert page.catch_up(state["version"], timeout=30), "the page fell behind"
+                # everybody waits, the pages too: they have followed the game since the
+                # last restart (a socket left open but deaf would not)
+                for page in pages:
+                    assert page.catch_up(state["version"], timeout=30), "a page fell behind"
             outage(state)
+        if outages[0].version is not None and len(pages) == 1:
+            pages.append(Page(stack.site, stack.sessions[0], stack.match_id).start())
 
     final = players.play(before_move=before_move)
     for outage in outages:
         outage.join()
-    page.catch_up(final["version"])
-    page.close()
-    return players, page, final
+    for page in pages:
+        page.catch_up(final["version"])
+        page.close()
+    return players, pages, final
 
 
 def after_outages(outages, moments) -> list[str]:
@@ -147,7 +154,7 @@ def after_outages(outages, moments) -> list[str]:
     return [f"{t - last:+.2f} s" for t in moments if not any(o.covers(t) for o in outages)]
 
 
-def assert_nothing_lost_or_twice(stack, outages, players, page, final, blocker):
+def assert_nothing_lost_or_twice(stack, outages, players, pages, final, blocker):
     from matches.models import ActionRequest, Match
 
     assert final["status"] == "finished"
@@ -155,8 +162,8 @@ def assert_nothing_lost_or_twice(stack, outages, players, page, final, blocker):
     # "try again" only while a service was down: once it is back, every connection the
     # site holds works again (no stale pooled connection fails a request)
     assert not after_outages(outages, players.unavailable), "503 once the service was back"
-    # and the page's socket is taken again at its first attempt once the service is back
-    assert not after_outages(outages, page.refused), "a socket refused once it was back"
+    for page in pages:  # a socket is taken at its first attempt once the service is back
+        assert not after_outages(outages, page.refused), "a socket refused once it was back"
     with blocker.unblock(), django_database(stack.database_url) as db:
         match = Match.objects.using(db).get(pk=stack.match_id)
         assert_consistent(match)  # versions 1..N once each, events 1..seq, the replay
@@ -166,8 +173,9 @@ def assert_nothing_lost_or_twice(stack, outages, players, page, final, blocker):
         # exactly the actions the players were told were taken, each once, in order
         taken = [(r.client_action_id, r.seat, r.applied_version - 1, r.action) for r in applied]
         assert taken == players.accepted
-    assert (page.version, page.status) == (match.version, "finished")  # the page resynced
-    assert page.seqs == list(range(1, match.seq + 1))  # its log: every event, once
+    for page in pages:
+        assert (page.version, page.status) == (match.version, "finished")  # it resynced
+        assert page.seqs == list(range(1, match.seq + 1))  # its log: every event, once
     assert stack.site.process.poll() is None, "the web process died"
     assert all(p.poll() is None for p in stack.workers.processes), "the worker died"
 
@@ -180,10 +188,10 @@ def test_redis_restarted_mid_game_loses_and_duplicates_nothing(stack, django_db_
         Outage(stack.redis, at=15, down_for=3.0, while_playing=True),
         Outage(stack.redis, at=50, down_for=0.5, while_playing=False),
     ]
-    players, page, final = play_through(stack, outages)
+    players, pages, final = play_through(stack, outages)
     # an action was taken while Redis was down: stored, its drain not queued (202 pending)
     assert any(outages[0].covers(sent) for sent, _ in players.latency)
-    assert_nothing_lost_or_twice(stack, outages, players, page, final, django_db_blocker)
+    assert_nothing_lost_or_twice(stack, outages, players, pages, final, django_db_blocker)
 
 
 def test_postgresql_restarted_mid_game_loses_and_duplicates_nothing(stack, django_db_blocker):
@@ -194,7 +202,7 @@ def test_postgresql_restarted_mid_game_loses_and_duplicates_nothing(stack, djang
         Outage(stack.postgres, at=15, down_for=12.0, while_playing=True),
         Outage(stack.postgres, at=50, down_for=1.0, while_playing=False),
     ]
-    players, page, final = play_through(stack, outages)
+    players, pages, final = play_through(stack, outages)
     # longer than the pool's 10 s wait for a connection: the players met 503s
     assert players.unavailable
-    assert_nothing_lost_or_twice(stack, outages, players, page, final, django_db_blocker)
+    assert_nothing_lost_or_twice(stack, outages, players, pages, final, django_db_blocker)
