@@ -38,6 +38,16 @@ def _wait_for_port(port: int, up: bool, timeout=30.0, what="the server"):
     raise RuntimeError(f"{what} on port {port} is not {'up' if up else 'down'}")
 
 
+def _user_exists(name: str) -> bool:
+    import pwd
+
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
+
+
 class PrivateRedis:
     """`redis-server` on a free port, nothing saved: a restart empties it, as a crash would
     a Redis without persistence (the queued tasks and channel groups are gone)."""
@@ -70,12 +80,18 @@ class PrivateRedis:
         self.start()
 
     def __enter__(self):
-        self.start()
+        try:
+            self.start()
+        except BaseException:
+            self.__exit__()
+            raise
         return self
 
     def __exit__(self, *exc):
-        self.stop()
-        shutil.rmtree(self.dir, ignore_errors=True)
+        try:
+            self.stop()
+        finally:
+            shutil.rmtree(self.dir, ignore_errors=True)
 
 
 class PrivatePostgres:
@@ -87,10 +103,12 @@ class PrivatePostgres:
     def __init__(self):
         if not (PG_BIN / "initdb").exists():
             service_missing(f"needs PostgreSQL 15 server binaries in {PG_BIN}")
+        self.as_root = os.geteuid() == 0
+        if self.as_root and not (shutil.which("runuser") and _user_exists("postgres")):
+            service_missing("as root, needs runuser and a postgres user (initdb refuses root)")
         self.port = free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="kgk-pg-"))
         self.data = self.dir / "data"
-        self.as_root = os.geteuid() == 0
         if self.as_root:
             shutil.chown(self.dir, user="postgres", group="postgres")
 
@@ -130,14 +148,20 @@ class PrivatePostgres:
         return self.url(name)
 
     def __enter__(self):
-        self.init()
-        self.start()
+        try:
+            self.init()
+            self.start()
+        except BaseException:
+            self.__exit__()
+            raise
         return self
 
     def __exit__(self, *exc):
-        if (self.data / "postmaster.pid").exists():
-            self.stop(mode="immediate")
-        shutil.rmtree(self.dir, ignore_errors=True)
+        try:
+            if (self.data / "postmaster.pid").exists():
+                self.stop(mode="immediate")
+        finally:
+            shutil.rmtree(self.dir, ignore_errors=True)
 
 
 @contextmanager

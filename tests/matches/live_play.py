@@ -26,8 +26,8 @@ class Players:
         self.site, self.sessions, self.match_id = site, sessions, match_id
         self.rng = random.Random(seed)
         self.accepted = []  # (client_action_id, seat, expected_version, action): every 202
-        self.unavailable = []  # when each 503 came (time.monotonic()): the outage as met
-        self.latency = []  # (sent at, seconds until the players saw it applied), per 202
+        self.unavailable = []  # when each request answered 503 was sent (time.monotonic())
+        self.latency = []  # (decision began, seconds until the players saw it applied), per 202
 
     def play(self, before_move=lambda state: None, max_moves=3000) -> dict:
         """Until the game is over; `before_move(state)` is called before each decision."""
@@ -40,6 +40,7 @@ class Players:
         raise AssertionError("the game did not end")
 
     def move(self, state):
+        sent = time.monotonic()  # the decision begins (the decider's read may meet an outage)
         seat = state["clocks"]["deciding_seat"]
         if seat != 0:  # only the decider is shown its legal actions
             state = self.read(seat)
@@ -49,7 +50,6 @@ class Players:
         action = self.rng.choice(state["legal_actions"])["id"]
         cid = f"s{seat}-v{version}"
         body = {"client_action_id": cid, "expected_version": version, "action": action}
-        sent = time.monotonic()
         status, answer = self.call("POST", f"/api/matches/{self.match_id}/actions/", seat, body)
         # 409: a clock's default move took the position first; anything else is a defect
         assert status in (202, 409), (status, answer)
@@ -77,10 +77,11 @@ class Players:
         answer is 503 "try again"."""
         deadline = time.monotonic() + timeout
         while True:
+            sent = time.monotonic()
             status, answer = self.site.request(method, path, body, self.sessions[seat])
             if status != 503 or time.monotonic() > deadline:
                 return status, answer
-            self.unavailable.append(time.monotonic())
+            self.unavailable.append(sent)
             time.sleep(0.5)
 
 
