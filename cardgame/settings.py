@@ -116,6 +116,9 @@ DATABASES = {
 # pool each request opens a new connection (~10 ms on the hot path of a move, and PostgreSQL
 # runs out of connections under load); with it a request borrows an open one.
 if env_bool("DATABASE_POOL") and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # Django's backend, whose pool replaces all its dead connections at once after a
+    # PostgreSQL restart (cardgame/pgpool/base.py)
+    DATABASES["default"]["ENGINE"] = "cardgame.pgpool"
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections open
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2,
