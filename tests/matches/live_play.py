@@ -12,6 +12,7 @@ import json
 import random
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
@@ -57,6 +58,19 @@ class Players:
             self.accepted.append((cid, seat, version, action))
             self.wait_past(seat, version)
             self.latency.append((sent, time.monotonic() - sent))
+
+    def crowd(self, requests=16):
+        """As many reads at once (as many pages at once): the site's pool grows to hold
+        about as many connections."""
+        start = threading.Barrier(requests)
+
+        def read():
+            start.wait()
+            return self.call("GET", f"/api/matches/{self.match_id}/", 0)[0]
+
+        with ThreadPoolExecutor(requests) as pool:
+            statuses = list(pool.map(lambda _: read(), range(requests)))
+        assert statuses == [200] * requests, statuses
 
     def read(self, seat) -> dict:
         status, state = self.call("GET", f"/api/matches/{self.match_id}/", seat)

@@ -135,6 +135,7 @@ def play_through(stack, outages):
                 # last restart (a socket left open but deaf would not)
                 for page in pages:
                     assert page.catch_up(state["version"], timeout=30), "a page fell behind"
+                players.crowd()  # a busy site: many idle connections that the restart kills
             outage(state)
         if outages[0].version is not None and len(pages) == 1:
             pages.append(Page(stack.site, stack.sessions[0], stack.match_id).start())
