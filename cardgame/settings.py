@@ -101,9 +101,14 @@ WSGI_APPLICATION = "cardgame.wsgi.application"
 ASGI_APPLICATION = "cardgame.asgi.application"
 
 # The embedded default is a SQLite file; DATABASE_URL (postgres://...) switches to PostgreSQL.
+# Health checks: a connection kept open (pooled, or by CONN_MAX_AGE) is tried before it is
+# reused, and a dead one replaced. Without them, after a PostgreSQL restart each kept
+# connection failed one request (a 503 once the database was back) or one drain (a move
+# late by the sweep's 5 s): tests/matches/test_faults.py. The cost is one empty query
+# per borrowed connection.
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60, conn_health_checks=True
     )
 }
 # DATABASE_POOL=1 (PostgreSQL): a psycopg connection pool per process instead of one
@@ -111,6 +116,9 @@ DATABASES = {
 # pool each request opens a new connection (~10 ms on the hot path of a move, and PostgreSQL
 # runs out of connections under load); with it a request borrows an open one.
 if env_bool("DATABASE_POOL") and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # Django's backend, whose pool replaces all its dead connections at once after a
+    # PostgreSQL restart (cardgame/pgpool/base.py)
+    DATABASES["default"]["ENGINE"] = "cardgame.pgpool"
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections open
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2,
@@ -174,13 +182,33 @@ CELERY_BEAT_SCHEDULE = {
 # Django Channels: Redis when REDIS_URL is set (any web process reaches any socket),
 # otherwise one process's memory (the embedded default).
 if REDIS_URL:
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # redis-py caps a pool at 100 connections and then fails the command ("Too
-            # many connections", a 500 on connect): a burst of reconnects each holds one
-            # for its group_add while the pushes hold others.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 1000}]},
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        # redis-py caps a pool at 100 connections and then fails the
+                        # command ("Too many connections", a 500 on connect): a burst of
+                        # reconnects each holds one for its group_add while the pushes
+                        # hold others.
+                        "max_connections": 1000,
+                        # A pooled connection is dead after a Redis restart; without one
+                        # retry on a fresh connection its first use failed: a socket's
+                        # connect after Redis was back (the page backed off and stayed
+                        # stale for seconds), or a worker's push (lost). Once, at once: a
+                        # Redis that is really down still fails fast and the socket
+                        # closes, so the page reconnects and resyncs.
+                        "retry": Retry(NoBackoff(), 1),
+                        "retry_on_error": [RedisConnectionError],
+                    }
+                ]
+            },
         }
     }
 else:

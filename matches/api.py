@@ -6,6 +6,7 @@ allowed (illegal action, illegal deck).
 """
 
 import functools
+import logging
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -22,6 +23,8 @@ from decks.models import Deck
 
 from . import selectors, services
 from .errors import BadRequest, Forbidden, MatchError, NotFound
+
+log = logging.getLogger(__name__)
 
 BUSY = "The game server cannot reach its database right now; try again in a few seconds."
 
@@ -40,6 +43,7 @@ class SessionAuth(SessionAuthentication):
         try:
             return super().authenticate(request)
         except OperationalError as exc:
+            log.warning("503, the session could not be read: %r", exc)
             raise DatabaseBusy({"detail": BUSY, "code": "UNAVAILABLE"}) from exc
 
 
@@ -55,7 +59,8 @@ def json_errors(view):
         except APIException as exc:
             detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
             return Response({"detail": detail, "code": exc.default_code}, status=exc.status_code)
-        except OperationalError:  # the database is down or full: retry, nothing was lost
+        except OperationalError as exc:  # the database is down or full: retry, nothing lost
+            log.warning("503 on %s: %r", request.path, exc)
             return Response(
                 {"detail": BUSY, "code": "UNAVAILABLE"}, status=503, headers={"Retry-After": "2"}
             )
@@ -184,7 +189,8 @@ def match_actions(request, pk):
         )
         if settings.CELERY_TASK_ALWAYS_EAGER:  # drained in this request: say how it went
             req.refresh_from_db(fields=["status", "code", "message", "applied_version"])
-    except (OperationalError, BrokerUnavailable):
+    except (OperationalError, BrokerUnavailable) as exc:
+        log.warning("an action met a failure: %r", exc)
         return _after_a_busy_database(match, request.user, client_action_id)
     payload = {"request": selectors.request_payload(req)}
     return Response(payload, status=status.HTTP_202_ACCEPTED)
@@ -196,7 +202,8 @@ def _after_a_busy_database(match, user, client_action_id):
     hides a move made; else 503 saying it was not recorded, or that we cannot tell yet."""
     try:
         stored = selectors.client_request(match, user, client_action_id)
-    except OperationalError:
+    except OperationalError as exc:
+        log.warning("could not tell whether the action was stored: %r", exc)
         detail = _(
             "The game server is busy and cannot tell yet whether your action was recorded; "
             "try again in a few seconds (it is never made twice)."

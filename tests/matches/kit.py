@@ -66,3 +66,34 @@ def plan_actions(state, count, seed=0):
         apply(state, action)
         plan.append((waiting.player, action))
     return plan, state_hash(state)
+
+
+def assert_consistent(match):
+    """Nothing lost, nothing twice: versions 1..N once each, events 1..seq, and the stored
+    state is exactly the replay of the applied actions. Reads the database `match` came
+    from (a fault test's private server is a database alias of its own)."""
+    from engine.serialize import load, replay, state_hash
+    from matches import services
+    from matches.models import ActionRequest, MatchEvent
+
+    db = match._state.db
+    match.refresh_from_db()
+    applied = list(
+        ActionRequest.objects.using(db)
+        .filter(match=match, status="applied")
+        .order_by("applied_version")
+    )
+    assert [r.applied_version for r in applied] == list(range(1, match.version + 1))
+    seqs = list(MatchEvent.objects.using(db).filter(match=match).values_list("seq", flat=True))
+    assert seqs == list(range(1, match.seq + 1))
+    final = load(match.state)
+    seats = list(match.seats.order_by("seat"))
+    rebuilt = replay(
+        [[final.defs[c] for c in s.colony] for s in seats],
+        match.seed,
+        [r.action for r in applied],
+        services.engine_ruleset(match.ruleset, match.engine_options),
+        names=tuple(s.display_name for s in seats),
+        starting_player=match.starting_player,
+    )
+    assert state_hash(rebuilt) == state_hash(final)

@@ -13,11 +13,11 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from engine.serialize import load, replay, state_hash
+from engine.serialize import load, state_hash
 from matches import services
-from matches.models import ActionRequest, Match, MatchEvent
+from matches.models import ActionRequest, Match
 
-from .kit import plan_actions
+from .kit import assert_consistent, plan_actions
 
 pytestmark = pytest.mark.postgres
 
@@ -36,29 +36,6 @@ def logged_in(user):
     c = Client()
     c.force_login(user)
     return c
-
-
-def assert_consistent(match):
-    """Nothing lost, nothing twice: versions 1..N once each, events 1..seq, and the stored
-    state is exactly the replay of the applied actions."""
-    match.refresh_from_db()
-    applied = list(
-        ActionRequest.objects.filter(match=match, status="applied").order_by("applied_version")
-    )
-    assert [r.applied_version for r in applied] == list(range(1, match.version + 1))
-    seqs = list(MatchEvent.objects.filter(match=match).values_list("seq", flat=True))
-    assert seqs == list(range(1, match.seq + 1))
-    final = load(match.state)
-    seats = list(match.seats.order_by("seat"))
-    rebuilt = replay(
-        [[final.defs[c] for c in s.colony] for s in seats],
-        match.seed,
-        [r.action for r in applied],
-        services.engine_ruleset(match.ruleset, match.engine_options),
-        names=tuple(s.display_name for s in seats),
-        starting_player=match.starting_player,
-    )
-    assert state_hash(rebuilt) == state_hash(final)
 
 
 def test_a_full_game_between_two_bot_players_through_the_http_api(
