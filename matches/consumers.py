@@ -30,7 +30,7 @@ from django.db import connections
 
 from .errors import NotFound
 from .models import Match
-from .push import encode, group_name, version_key
+from .push import VERSION_TTL, encode, group_name, version_key
 from .selectors import get_match, match_payload, viewer_seat
 
 # Bounded: a burst of reconnects cannot take more database connections than this.
@@ -63,16 +63,19 @@ def _hello(match_id, viewer):
 
 
 def _newest(match_id):
-    """(version, seq) of the match's newest commit: the cache, else the database."""
-    noted = cache.get(version_key(match_id))
+    """(version, seq) of the match's newest commit: the cache, else the database (then noted
+    with `add`, which never overwrites a newer note the worker made meanwhile)."""
+    key = version_key(match_id)
+    noted = cache.get(key)
     if noted is not None:
         return noted
     try:
-        return list(
-            Match.objects.filter(pk=match_id).values_list("version", "seq").first() or (0, 0)
-        )
+        row = Match.objects.filter(pk=match_id).values_list("version", "seq").first()
     finally:
         connections.close_all()
+    newest = list(row or (0, 0))
+    cache.add(key, newest, VERSION_TTL)
+    return newest
 
 
 def _off_loop(fn):

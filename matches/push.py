@@ -47,11 +47,19 @@ def note_version(match: Match) -> None:
     """The newest committed (version, seq) of a match, where every socket can read it in one
     cache look-up: a page that hears nothing for a while asks for it (a ping) and resyncs
     when it is behind, so a push that never arrived costs at most that while."""
-    cache.set(version_key(match.pk), [match.version, match.seq], VERSION_TTL)
+    key = version_key(match.pk)
+    try:
+        cache.set(key, [match.version, match.seq], VERSION_TTL)
+    except Exception:  # a stale note would hide a lost push: rather none (the database answers)
+        log.warning("could not note match %s's version", match.pk, exc_info=True)
+        try:
+            cache.delete(key)
+        except Exception:  # noqa: BLE001 - the cache is down: its notes went with it
+            pass
 
 
 def push_update(match: Match, state, raw_events, seats=None) -> None:
-    note_version(match)
+    note_version(match)  # never raises: the push goes out whatever the cache does
     layer = get_channel_layer()
     if layer is None:
         return
