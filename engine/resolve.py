@@ -119,7 +119,7 @@ def resolve_targets(state, frame, eff, path):
 
 
 def amount(state, ctx, value):
-    return V.amount_value(state, value, ctx["ctrl"], _src(state, ctx))
+    return V.amount_value(state, value, ctx["ctrl"], _src(state, ctx), ctx.get("opp"))
 
 
 # --- the executors --------------------------------------------------------------------

@@ -58,24 +58,27 @@ _OPPONENT_WORDS = ("owner", "player", "chooser", "by")
 
 
 def mentions_opponent(effects) -> bool:
-    """Does this effect list (nested choose_one options, targets and all) name "the
-    opponent"? attack_surcharge names it by default; taking control of a ship is the one
-    Python effect that does (engine.resolve._gain_control)."""
+    """Does this effect list name "the opponent" anywhere (targets, players, amounts such as
+    "for each enemy ship", choose_one options)? attack_surcharge names it by default;
+    taking control of a ship is the one Python effect that does (resolve._gain_control)."""
     for eff in effects:
         if eff.get("effect") == "attack_surcharge" and eff.get("player", "opponent") == "opponent":
             return True
         if eff.get("effect") == "python" and eff.get("function") == "gain_control_of_ship":
             return True
-        if eff.get("effect") == "choose_one":
-            if any(mentions_opponent(option) for option in eff["options"]):
-                return True
-            continue
-        for key, value in eff.items():
+        if _names_opponent(eff):
+            return True
+    return False
+
+
+def _names_opponent(node) -> bool:
+    if isinstance(node, list):
+        return any(_names_opponent(item) for item in node)
+    if isinstance(node, dict):
+        for key, value in node.items():
             if key in _OPPONENT_WORDS and value == "opponent":
                 return True
-            if isinstance(value, dict) and value.get("owner") == "opponent":
-                return True
-            if isinstance(value, dict) and value.get("chooser") == "opponent":
+            if isinstance(value, dict | list) and _names_opponent(value):
                 return True
     return False
 

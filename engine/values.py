@@ -341,7 +341,7 @@ def condition_ok(
     kind = cond["kind"]
     if kind == "controls":
         sid = source.id if source is not None else None
-        count = len(candidates(state, cond["target"], ctrl, sid, targeted=False))
+        count = len(candidates(state, cond["target"], ctrl, sid, targeted=False, opp=opp))
         return count >= cond["at_least"]
     if kind == "in_combat":
         combat = state.combat
@@ -362,14 +362,17 @@ def condition_ok(
     raise ValueError(f"unknown condition {kind!r}")
 
 
-def amount_value(state: GameState, amount, ctrl: int, source: CardInstance | None) -> int:
+def amount_value(
+    state: GameState, amount, ctrl: int, source: CardInstance | None, opp: int | None = None
+) -> int:
+    """An effect's amount; `opp`: "the opponent" chosen at a multiplayer table (R 17.1.3)."""
     if isinstance(amount, int):
         return amount
     if amount == "X":
         return (source.x or 0) if source is not None else 0
     if isinstance(amount, dict):
         sid = source.id if source is not None else None
-        n = len(candidates(state, amount["count_of"], ctrl, sid, targeted=False))
+        n = len(candidates(state, amount["count_of"], ctrl, sid, targeted=False, opp=opp))
         return n * amount.get("times", 1)
     raise ValueError(f"bad amount {amount!r}")
 
