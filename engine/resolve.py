@@ -697,6 +697,19 @@ def can_play_card(state, seat, card) -> bool:
     credits = state.players[seat].credits
     if variable is None and V.card_cost(state, seat, card) > credits:
         return False
+    if state.table is not None:
+        return _playable_at_a_table(state, seat, card, d, credits, variable)
+    for ability in d.get("abilities") or ():
+        if ability["trigger"] == "on_play" and not _announceable(
+            state, ability["effects"], seat, card.id, credits, variable
+        ):
+            return False
+    return True
+
+
+def _playable_at_a_table(state, seat, card, d, credits, variable) -> bool:
+    """can_play_card at a multiplayer table: every target available against some choice of
+    "the opponent" (R 17.1.3)."""
     abilities = [a for a in d.get("abilities") or () if a["trigger"] == "on_play"]
     return any(
         all(
@@ -745,6 +758,8 @@ def can_activate(state, seat, card, index) -> bool:
         if not ok:
             return False
     credits = state.players[seat].credits
+    if state.table is None:
+        return _announceable(state, ability["effects"], seat, card.id, credits, None)
     return any(
         _announceable(state, ability["effects"], seat, card.id, credits, None, opp)
         for opp in _opponents_to_try(state, seat, (ability,))

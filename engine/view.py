@@ -17,7 +17,7 @@ returned in the same way.
 from . import values as V
 from .game import legal_actions, pending
 from .ops import public
-from .state import GameState, live_seats, neighbours
+from .state import GameState, neighbours
 
 
 def _sees(card, viewer) -> bool:
@@ -140,9 +140,11 @@ def _table(state) -> dict:
         "out": list(table["out"]),
         "eliminated": [dict(r) for r in table["eliminated"]],
         "eliminations": list(table["eliminations"]),
-        "neighbours": {
-            seat: neighbours(state, seat) for seat in live_seats(state) if seat not in table["out"]
-        },
+        # by seat; None for a seat that is out (R 17.1.2: whom each may attack)
+        "neighbours": [
+            None if seat in table["out"] else neighbours(state, seat)
+            for seat in range(len(state.players))
+        ],
         "ranking": None if table["ranking"] is None else list(table["ranking"]),
     }
 
