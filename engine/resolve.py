@@ -39,8 +39,8 @@ def _src(state, ctx):
 
 def _opp(state, ctx) -> int:
     """ "The opponent" of the card or ability resolving: the other seat of a two-player
-    game, the neighbour its user chose at a multiplayer table (R 17.1.3: `choose_opponent`
-    asked before anything names one)."""
+    game, the neighbour its user chose at a multiplayer table (R 17.1.3: Announce or the
+    effects frame asks before anything names one)."""
     opp = ctx.get("opp")
     if opp is not None:
         return opp
