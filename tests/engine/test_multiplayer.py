@@ -585,3 +585,18 @@ def test_two_player_games_keep_their_opponent():
 def test_card_helper_finds_cards_per_seat():
     state = position(FOUR)
     assert card(state, "Holdimádó", seat=CID).owner == CID
+
+
+def test_the_multiplayer_only_names_are_the_engine_s_new_ones():
+    """tests/engine_vocabulary.py keeps the names only a table produces apart (the online
+    two-player table never meets them): they are engine names, and nothing else is set apart."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from engine_vocabulary import MULTIPLAYER_ONLY, vocabulary
+
+    every, two = vocabulary(multiplayer=True), vocabulary()
+    for kind, names in MULTIPLAYER_ONLY.items():
+        assert names <= every[kind] and not names & two[kind]
+    assert {k: every[k] - two[k] for k in every if every[k] != two[k]} == MULTIPLAYER_ONLY
