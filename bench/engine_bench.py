@@ -14,7 +14,10 @@ the machine is shared and the process waits for a core. Then `--heuristic-games`
 "deck lab" case: `bot.choose` scores every legal action), timed as a whole:
 heuristic games/s. These games stop at turn 300 like `engine.simulate`'s (a few
 heuristic pairings never end: seed `bench-h-1-73` still runs at turn 400). Each figure is the median over `--runs` runs. Raw numbers go to
-bench/out/engine_bench.json.
+bench/out/engine_bench.json (bench/out/engine_bench_<n>p.json with `--seats n`).
+
+`--seats 3..6` plays multiplayer tables instead (R 17.1): the `laci` and `dani` colonies
+alternate round the table, one bot per seat; the two-player run (the default) is unchanged.
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ def heuristic_run(colonies, games, seed):
     started = time.perf_counter()
     for i in range(games):
         state = new_game(colonies, f"bench-h-{seed}-{i}", rules)
-        bots = [HeuristicBot(f"{seed}-{i}-0"), HeuristicBot(f"{seed}-{i}-1")]
+        bots = [HeuristicBot(f"{seed}-{i}-{s}") for s in range(len(colonies))]
         while (p := pending(state)) is not None:
             apply(state, bots[p.player].choose(state, p.player))
             decisions += 1
@@ -74,7 +77,7 @@ def one_run(colonies, games, seed):
     cpu_started = time.process_time()
     for i in range(games):
         state = new_game(colonies, f"bench-{seed}-{i}")
-        bots = [RandomBot(f"{seed}-{i}-0"), RandomBot(f"{seed}-{i}-1")]
+        bots = [RandomBot(f"{seed}-{i}-{s}") for s in range(len(colonies))]
         log = []
         while (p := pending(state)) is not None:
             t0 = time.perf_counter()
@@ -123,9 +126,11 @@ def main(argv=None):
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--heuristic-games", type=int, default=100)
+    parser.add_argument("--seats", type=int, default=2, help="3-6: multiplayer tables (R 17.1)")
     args = parser.parse_args(argv)
     cards = load_cards()
-    colonies = [build_colony(cards, PRESETS["laci"]), build_colony(cards, PRESETS["dani"])]
+    pair = [build_colony(cards, PRESETS["laci"]), build_colony(cards, PRESETS["dani"])]
+    colonies = [pair[s % 2] for s in range(args.seats)]
     runs = []
     for r in range(args.runs):
         runs.append(one_run(colonies, args.games, r))
@@ -139,12 +144,14 @@ def main(argv=None):
     print(json.dumps({"median": median}, indent=2))
     out = ROOT / "bench" / "out"
     out.mkdir(exist_ok=True)
-    (out / "engine_bench.json").write_text(
+    name = "engine_bench.json" if args.seats == 2 else f"engine_bench_{args.seats}p.json"
+    (out / name).write_text(
         json.dumps(
             {
                 "python": platform.python_version(),
                 "machine": platform.processor() or platform.machine(),
                 "games": args.games,
+                "seats": args.seats,
                 "heuristic_games": args.heuristic_games,
                 "runs": runs,
                 "median": median,

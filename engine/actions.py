@@ -22,7 +22,7 @@ SCHEMA: dict[str, dict[str, tuple[type, bool]]] = {
     "draw": {},  # M7
     "search": {},  # M8
     "wasteland_draw": {},  # M9
-    "attack": {"target": (str, True), "card": (int, False)},  # M2
+    "attack": {"target": (str, True), "card": (int, False), "player": (int, False)},  # M2
     "activate": {"card": (int, True), "ability": (int, True)},  # R 12.1c
     "end_turn": {},  # R 1.8
     "choose": {"value": (int, True)},

@@ -136,7 +136,8 @@ class HeuristicBot:
                 return 25
             return -5
         if kind == "attack":
-            if action.get("target") == "colony" and memo.colony_attack_pays(seat):
+            defender = action.get("player")  # a multiplayer attack names its defender
+            if action.get("target") == "colony" and memo.colony_attack_pays(seat, defender):
                 return 45
             return 2
         if kind == "draw":
@@ -177,9 +178,14 @@ class _Memo:
             self._statics = V.static_abilities(self.state)
         return self._statics
 
-    def colony_attack_pays(self, seat) -> bool:
-        """Bombers among the active ships, whose firepower matches the enemy's armour."""
+    def colony_attack_pays(self, seat, defender=None) -> bool:
+        """Bombers among the active ships, whose firepower matches the enemy's armour (the
+        defender's: the other player, or the neighbour a multiplayer attack names)."""
+        if defender is None:
+            defender = self.state.other(seat)
         if self._colony is None:
+            self._colony = {}
+        if defender not in self._colony:
             state = self.state
             statics = self.statics()
             cards = state.cards
@@ -187,15 +193,13 @@ class _Memo:
                 cards[c] for c in state.players[seat].hangar if cards[c].orientation == "active"
             ]
             theirs = [
-                cards[c]
-                for c in state.players[state.other(seat)].hangar
-                if cards[c].orientation == "active"
+                cards[c] for c in state.players[defender].hangar if cards[c].orientation == "active"
             ]
             power = sum(V.stat(state, s, "firepower", statics) for s in mine)
             guard = sum(V.armour_left(state, s, statics) for s in theirs)
             bombs = sum(V.stat(state, s, "bombardment", statics) for s in mine)
-            self._colony = bombs > 0 and power >= guard
-        return self._colony
+            self._colony[defender] = bombs > 0 and power >= guard
+        return self._colony[defender]
 
     def weakest_attacker(self):
         """The least armour left among the attacking ships (None: no attacker)."""

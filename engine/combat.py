@@ -122,22 +122,26 @@ class ToTrash(Handler):
 # --- declaration ------------------------------------------------------------------------
 
 
-def attack_targets(state, seat):
-    """M2 targets: colony, centre, one crew card, one base (R 11.3.1)."""
-    opp = state.players[state.other(seat)]
+def attack_targets(state, seat, defender=None):
+    """M2 targets: colony, centre, one crew card, one base (R 11.3.1) of the defender
+    (two players: the other; multiplayer: the neighbour named, R 17.1.2)."""
+    opp = state.players[state.other(seat) if defender is None else defender]
     out = [("colony", None), ("centre", None)]
     out += [("crew", cid) for cid in opp.canteen]
     out += [("base", cid) for cid in opp.surface]
     return out
 
 
-def declare_attack(state, seat, target, card_id, ev, statics=None) -> None:
-    """R 11.4.1.1: pay the surcharges (AMB-35), fix the target, open the combat."""
-    surcharge = V.attack_surcharge(state, seat, statics)
+def declare_attack(state, seat, target, card_id, ev, statics=None, defender=None) -> None:
+    """R 11.4.1.1: pay the surcharges (AMB-35), fix the target, open the combat. At a
+    multiplayer table the attack names its defender, a neighbour (R 17.1.2)."""
+    if defender is None:
+        defender = state.other(seat)
+    surcharge = V.attack_surcharge(state, seat, statics, defender)
     ops.spend(state, seat, surcharge, ev, "attack surcharge")
     state.combat = {
         "attacker": seat,
-        "defender": state.other(seat),  # multiplayer: a chosen neighbour (R 17.1.2)
+        "defender": defender,
         "target": {"kind": target, "card": card_id},
         "attackers": [],
         "defenders": [],
@@ -153,7 +157,8 @@ def declare_attack(state, seat, target, card_id, ev, statics=None) -> None:
     tgt = None
     if card_id is not None:
         tgt = ops.pub(state, state.cards[card_id])
-    emit(ev, "attack", player=seat, target=target, card=tgt, surcharge=surcharge)
+    named = {} if state.table is None else {"defender": defender}  # whom, at a table of 3+
+    emit(ev, "attack", player=seat, target=target, card=tgt, surcharge=surcharge, **named)
     push(state, {"kind": "combat", "step": "declared"})
     # on_attack_declared triggers (Szenátus, Vadászterület)
     for s in (seat, state.combat["defender"]):

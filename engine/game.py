@@ -15,6 +15,7 @@ from operator import itemgetter
 from . import combat as C
 from . import ops
 from . import resolve as R
+from . import table as T
 from . import values as V
 from .actions import Action, IllegalAction, MalformedAction, parse_action
 from .deck import Ruleset as DeckRuleset
@@ -42,6 +43,7 @@ from .state import (
     clockwise,
     in_play_list,
     new_id,
+    new_table,
     next_seat,
     seats,
 )
@@ -71,18 +73,21 @@ def new_game(
     seed,
     ruleset: Ruleset = DEFAULT,
     *,
-    names=("p1", "p2"),
+    names=None,
     starting_player: int | None = None,
     events: list | None = None,
 ) -> GameState:
     """Set up a game (R 10): shuffle and cut, starting player, 5 credits, 5 cards, mulligans.
 
     `colonies` is two lists of card definitions (dicts shaped like the set files,
-    one entry per copy). `starting_player` overrides the die roll (R 10.2), e.g.
-    for a playoff's higher seed (R 18.7).
+    one entry per copy), or three up to ``ruleset.max_players`` for a multiplayer table
+    (R 17.1, AMB-54), seated clockwise in list order. `starting_player` overrides the die
+    roll (R 10.2), e.g. for a playoff's higher seed (R 18.7).
     """
-    if len(colonies) != 2:
-        raise ValueError("two colonies are needed")
+    if not 2 <= len(colonies) <= ruleset.max_players:
+        raise ValueError(f"2 to {ruleset.max_players} colonies are needed (AMB-54)")
+    if names is None:
+        names = [f"p{seat + 1}" for seat in range(len(colonies))]
     if ruleset.check_decks:
         deck_rules = DeckRuleset(  # R 17.2.3: no speed / return-fire cards when simplified
             race_rule=ruleset.race_rule, simplified_combat=ruleset.simplified_combat
@@ -104,6 +109,7 @@ def new_game(
         players=[PlayerState(seat, names[seat]) for seat in range(len(colonies))],
         cards={},
         rng=Rng.from_seed(seed),
+        table=new_table(len(colonies)) if len(colonies) > 2 else None,
     )
     for seat, colony in enumerate(colonies):
         for d in colony:
@@ -217,14 +223,23 @@ class Turns(Handler):
             emit(ev, "game_over", winner=None, reason="turn_limit")
             return
         state.turn += 1
-        # clockwise from the starting player (R 17.1.1; two players: they alternate)
-        state.active = (state.starting_player + state.turn - 1) % len(state.players)
+        if state.table is None:  # two players alternate, the starting player first
+            state.active = (state.starting_player + state.turn - 1) % len(state.players)
+        else:  # clockwise from the starting player, past the eliminated (R 17.1.1, AMB-44)
+            if state.turn > 1:
+                state.active = next_seat(state, state.active)
+            else:
+                state.active = state.starting_player
+            state.table["turns"][state.active] += 1
         emit(ev, "turn", turn=state.turn, player=state.active)
         push(state, {"kind": "turn", "step": "start"})
 
 
 def turn_income(state: GameState) -> int:
-    """R 10.6: 1, 2, 3, 4 in game turns 1-4, then 5."""
+    """R 10.6: 1, 2, 3, 4 in game turns 1-4, then 5; at a multiplayer table 5 in every
+    start phase from each player's first turn on (R 17.1.4)."""
+    if state.table is not None:
+        return state.ruleset.income
     schedule = state.ruleset.turn_credits
     if state.turn <= len(schedule):
         return schedule[state.turn - 1]
@@ -303,6 +318,9 @@ class Turn(Handler):
         ops.check_state(state, ev)  # AMB-34
         pop(state, frame)
         emit(ev, "end_turn", player=seat, turn=state.turn)
+        if state.table is not None:
+            T.eliminate_neighbours(state, seat, ev)  # AMB-44 instead of R 15.1
+            return
         # R 15.1 / 15.3 / AMB-11: the win check closes the end phase
         if not state.players[state.other(seat)].colony:
             state.winner = seat
@@ -462,17 +480,20 @@ def check_main(state, seat, action, statics=None) -> str | None:
             return "INSUFFICIENT_CREDITS"
         return None
     if kind == "attack":  # M2
-        if state.turn == 1:
-            return "FIRST_TURN_NO_ATTACK"  # R 10.7
+        if T.first_turn(state, seat):
+            return "FIRST_TURN_NO_ATTACK"  # R 10.7, R 17.1.4
         if not any(state.cards[c].orientation == "active" for c in player.hangar):
             return "NO_ACTIVE_SHIP"  # AMB-50
+        defender = _defender(state, seat, action)
+        if defender is None:
+            return "NOT_A_NEIGHBOUR"  # R 17.1.2
         target = action.get("target")
         if target in ("crew", "base"):
             card = state.cards.get(action.get("card"))
             zone = "canteen" if target == "crew" else "surface"
-            if card is None or card.zone != zone or card.controller != state.other(seat):
+            if card is None or card.zone != zone or card.controller != defender:
                 return "BAD_TARGET"
-        if V.attack_surcharge(state, seat, statics) > credits:
+        if V.attack_surcharge(state, seat, statics, defender) > credits:
             return "INSUFFICIENT_CREDITS"  # AMB-35
         return None
     if kind == "activate":
@@ -487,6 +508,15 @@ def check_main(state, seat, action, statics=None) -> str | None:
             return "CANNOT_ACTIVATE"
         return None
     return "NOT_A_MAIN_PHASE_ACTION"
+
+
+def _defender(state, seat, action) -> int | None:
+    """Whom an attack action attacks: the other player of a two-player game (no `player`
+    parameter); at a multiplayer table the neighbour it names (R 17.1.2), else None."""
+    named = action.get("player")
+    if state.table is None:
+        return state.other(seat) if named is None else None
+    return named if named in T.defenders(state, seat) else None
 
 
 def main_candidates(state, seat) -> list:
@@ -515,8 +545,13 @@ def main_candidates(state, seat) -> list:
         for b in surface[i:]:
             candidates.append(Action.make("cash", a=a, b=b))
     candidates += [Action.make("draw"), Action.make("search"), Action.make("wasteland_draw")]
-    for target, cid in C.attack_targets(state, seat):
-        candidates.append(Action.make("attack", target=target, card=cid))
+    if state.table is None:
+        for target, cid in C.attack_targets(state, seat):
+            candidates.append(Action.make("attack", target=target, card=cid))
+        return candidates
+    for defender in T.defenders(state, seat):  # R 17.1.2
+        for target, cid in C.attack_targets(state, seat, defender):
+            candidates.append(Action.make("attack", target=target, card=cid, player=defender))
     return candidates
 
 
@@ -611,6 +646,9 @@ def main_actions(state, seat) -> list:
         and WASTELAND_DRAW_COST <= credits
     ):
         out.append(_WASTELAND_DRAW)
+    if state.table is not None:
+        out += _multiplayer_attacks(state, seat)
+        return out
     if state.turn != 1:
         for cid in player.hangar:
             if cards[cid].orientation == "active":
@@ -623,6 +661,24 @@ def main_actions(state, seat) -> list:
             out.append(_ATTACK_CENTRE)
             opp = state.players[state.other(seat)]
             out += _attacks_on(opp.canteen, opp.surface)
+    return out
+
+
+def _multiplayer_attacks(state, seat) -> list:
+    """M2 at a multiplayer table: not in one's own first turn (R 17.1.4), with an active
+    ship (AMB-50), on either neighbour (R 17.1.2) whose surcharges one can pay (AMB-35)."""
+    if T.first_turn(state, seat):
+        return []
+    cards = state.cards
+    if not any(cards[c].orientation == "active" for c in state.players[seat].hangar):
+        return []
+    credits = state.players[seat].credits
+    out = []
+    for defender in T.defenders(state, seat):
+        if V.attack_surcharge(state, seat, None, defender) > credits:
+            continue
+        for target, cid in C.attack_targets(state, seat, defender):
+            out.append(Action.make("attack", target=target, card=cid, player=defender))
     return out
 
 
@@ -904,7 +960,10 @@ def do_main(state, frame, seat, action, ev, statics=None) -> None:
         ops.relocate(state, state.cards[player.wasteland[0]], "centre", ev, "wasteland draw")
         return
     if kind == "attack":
-        C.declare_attack(state, seat, action.get("target"), action.get("card"), ev, statics)
+        defender = _defender(state, seat, action)
+        C.declare_attack(
+            state, seat, action.get("target"), action.get("card"), ev, statics, defender
+        )
         return
     if kind == "activate":
         R.open_window(state, next_seat(state, seat), "main", len(state.chain))

@@ -23,6 +23,11 @@ crew in brackets: ``Marduk Kurios (used dmg1) [Tüzér (down), Páncéllemez]``.
 Flags: ``down`` (face down, unpaid), ``used``, ``damaged``, ``uN`` (upgrades),
 ``bN`` (upgrades bought this turn), ``dmgN`` (damage), ``xN`` (locked X). Colony
 lists are top first; trash and wasteland bottom first.
+
+Three to six ``players`` make a multiplayer table (R 17.1), seated clockwise in the
+order named; each seat is taken to have begun the turns a clockwise round from the
+starting player gives it by ``turn`` (so ``turn=4`` with three players: the starting
+player is in their second turn, everyone else has had one; R 17.1.4).
 """
 
 from . import values as V
@@ -30,7 +35,7 @@ from .actions import SCHEMA, Action, parse_action
 from .game import Pending, pending  # noqa: F401  (re-exported for tests)
 from .rng import Rng
 from .ruleset import DEFAULT, Ruleset
-from .state import CardInstance, GameState, PlayerState, new_id
+from .state import CardInstance, GameState, PlayerState, new_id, new_table
 
 ZONE_ORDER = ("colony", "centre", "surface", "canteen", "hangar", "trash", "wasteland")
 
@@ -101,9 +106,10 @@ def parse(text: str, cards, ruleset: Ruleset = DEFAULT) -> GameState:
     state = GameState(
         ruleset=ruleset,
         defs={},
-        players=[PlayerState(0, names[0]), PlayerState(1, names[1])],
+        players=[PlayerState(seat, name) for seat, name in enumerate(names)],
         cards={},
         rng=Rng.from_seed(header.get("seed", "notation")),
+        table=new_table(len(names)) if len(names) > 2 else None,
     )
     state.turn = int(header.get("turn", 3))
     state.active = seat_of[header.get("active", names[0])]
@@ -111,6 +117,11 @@ def parse(text: str, cards, ruleset: Ruleset = DEFAULT) -> GameState:
         state.starting_player = seat_of[header["start"]]
     else:
         state.starting_player = (state.active - state.turn + 1) % len(state.players)
+    if state.table is not None:
+        n = len(names)
+        for seat in range(n):  # turns begun going round clockwise from the starting player
+            distance = (seat - state.starting_player) % n
+            state.table["turns"][seat] = max(0, -(-(state.turn - distance) // n))
     for p in state.players:
         p.mulligan_used = True  # the opening is over
     for line in body:
@@ -262,7 +273,9 @@ def action(state: GameState, kind: str, **params) -> Action:
     resolved = {}
     for key, value in params.items():
         expected = SCHEMA.get(kind, {}).get(key, (str,))[0]
-        if isinstance(value, str) and expected is int:
+        if key == "player" and isinstance(value, str):  # a seat, by the player's name
+            value = [p.name for p in state.players].index(value)
+        elif isinstance(value, str) and expected is int:
             try:
                 value = find(state, value)
             except LookupError:

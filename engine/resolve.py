@@ -14,6 +14,7 @@ Every primitive of ``engine.effects.EFFECTS`` has an executor here; the two
 """
 
 from . import ops
+from . import table as T
 from . import values as V
 from .actions import PASS, Action
 from .flow import Handler, answer, ask, clear_answers, emit, pop, push, register, wait
@@ -22,6 +23,7 @@ from .state import (
     GameState,
     clockwise,
     in_play_list,
+    live_seats,
     mark,
     marked_cards,
     new_id,
@@ -35,12 +37,22 @@ def _src(state, ctx):
     return state.cards.get(ctx["src"]) if ctx.get("src") is not None else None
 
 
+def _opp(state, ctx) -> int:
+    """ "The opponent" of the card or ability resolving: the other seat of a two-player
+    game, the neighbour its user chose at a multiplayer table (R 17.1.3: Announce or the
+    effects frame asks before anything names one)."""
+    opp = ctx.get("opp")
+    if opp is not None:
+        return opp
+    return state.other(ctx["ctrl"])
+
+
 def _seats(state, ctx, player):
     ctrl = ctx["ctrl"]
     if player in (None, "you"):
         return [ctrl]
     if player == "opponent":
-        return [state.other(ctrl)]
+        return [_opp(state, ctx)]
     return list(clockwise(state, ctrl))  # "each": the card's player first (R 1.5)
 
 
@@ -78,9 +90,10 @@ def resolve_targets(state, frame, eff, path):
     ctrl = ctx["ctrl"]
     sid = ctx.get("src")
     count = spec.get("count", 1)
+    opp = ctx.get("opp")
     if count == "all":
-        return V.candidates(state, spec, ctrl, sid, targeted=False)
-    legal = V.candidates(state, spec, ctrl, sid, targeted=True)
+        return V.candidates(state, spec, ctrl, sid, targeted=False, opp=opp)
+    legal = V.candidates(state, spec, ctrl, sid, targeted=True, opp=opp)
     pre = ctx["targets"].get(path)
     if pre is not None:
         return [cid for cid in pre if cid in legal]  # R 1.6: lost targets drop out
@@ -92,7 +105,7 @@ def resolve_targets(state, frame, eff, path):
         return []
     if n == len(legal):
         return legal
-    chooser = ctrl if spec.get("chooser", "you") == "you" else state.other(ctrl)
+    chooser = ctrl if spec.get("chooser", "you") == "you" else _opp(state, ctx)
     ask(
         state,
         chooser,
@@ -106,7 +119,7 @@ def resolve_targets(state, frame, eff, path):
 
 
 def amount(state, ctx, value):
-    return V.amount_value(state, value, ctx["ctrl"], _src(state, ctx))
+    return V.amount_value(state, value, ctx["ctrl"], _src(state, ctx), ctx.get("opp"))
 
 
 # --- the executors --------------------------------------------------------------------
@@ -263,7 +276,7 @@ def _peek(state, frame, eff, path, ev):
         if hidden:
             ops.reveal(state, ev, hidden, me, "face_down")
         return True
-    seat = me if eff.get("player", "you") == "you" else state.other(me)
+    seat = me if eff.get("player", "you") == "you" else _opp(state, ctx)
     player = state.players[seat]
     if zone == "centre":
         ops.reveal(state, ev, player.centre, me, "centre", player=seat)
@@ -452,7 +465,7 @@ def _cost_modifier(state, frame, eff, path, ev):
     ctx = frame["ctx"]
     if eff["duration"] == "while_in_play":
         return True  # static: engine.values
-    seat = ctx["ctrl"] if eff.get("player", "you") == "you" else state.other(ctx["ctrl"])
+    seat = ctx["ctrl"] if eff.get("player", "you") == "you" else _opp(state, ctx)
     mod = {
         "player": seat,
         "amount": eff["amount"],
@@ -593,11 +606,33 @@ class Effects(Handler):
             pop(state, frame)
             ops.check_state(state, ev)
             return
+        if state.table is not None and frame["i"] == 0 and not self._opponent_known(state, frame):
+            return
         eff = frame["effects"][frame["i"]]
         path = frame["ctx"]["path"] + str(frame["i"])
         if EXEC[eff["effect"]](state, frame, eff, path, ev):
             frame["i"] += 1
             clear_answers(frame)
+
+    @staticmethod
+    def _opponent_known(state, frame) -> bool:
+        """R 17.1.3 for abilities that trigger (their targets are chosen as they resolve):
+        before the first effect, the card's user chooses which neighbour "the opponent" is.
+        False after asking."""
+        ctx = frame["ctx"]
+        if "opp" in ctx or not T.mentions_opponent(frame["effects"]):
+            return True
+        picked = answer(frame, "opp")
+        if picked is not None:
+            clear_answers(frame)
+            ctx["opp"] = picked[0]
+            return True
+        options = T.opponent_choices(state, ctx["ctrl"])
+        if len(options) == 1:
+            ctx["opp"] = options[0]
+            return True
+        ask(state, ctx["ctrl"], "opponent", options, "opp", info={"card": ctx["code"]})
+        return False
 
 
 # --- announcing: modes and targets when played -------------------------------------------
@@ -627,23 +662,24 @@ def _needs(effects, prefix, modes, targets):
     return None
 
 
-def _announceable(state, effects, ctrl, sid, credits_left, variable):
-    """Can these effects be announced (every chosen target available)?"""
+def _announceable(state, effects, ctrl, sid, credits_left, variable, opp=None):
+    """Can these effects be announced (every chosen target available)? `opp`: "the
+    opponent" chosen at a multiplayer table (None: either neighbour would do)."""
     for eff in effects:
         if eff["effect"] == "choose_one":
             if not any(
-                _announceable(state, opt, ctrl, sid, credits_left, variable)
+                _announceable(state, opt, ctrl, sid, credits_left, variable, opp)
                 for opt in eff["options"]
             ):
                 return False
         elif targeted(eff):
-            if not _target_options(state, eff, ctrl, sid, credits_left, variable):
+            if not _target_options(state, eff, ctrl, sid, credits_left, variable, opp):
                 return False
     return True
 
 
-def _target_options(state, eff, ctrl, sid, credits_left, variable):
-    legal = V.candidates(state, eff["target"], ctrl, sid, targeted=True)
+def _target_options(state, eff, ctrl, sid, credits_left, variable, opp=None):
+    legal = V.candidates(state, eff["target"], ctrl, sid, targeted=True, opp=opp)
     if variable is not None:  # Felülbírálás: its cost equals the target's cost
         card = state.cards[sid] if sid is not None else None
         legal = [
@@ -661,12 +697,35 @@ def can_play_card(state, seat, card) -> bool:
     credits = state.players[seat].credits
     if variable is None and V.card_cost(state, seat, card) > credits:
         return False
+    if state.table is not None:
+        return _playable_at_a_table(state, seat, card, d, credits, variable)
     for ability in d.get("abilities") or ():
         if ability["trigger"] == "on_play" and not _announceable(
             state, ability["effects"], seat, card.id, credits, variable
         ):
             return False
     return True
+
+
+def _playable_at_a_table(state, seat, card, d, credits, variable) -> bool:
+    """can_play_card at a multiplayer table: every target available against some choice of
+    "the opponent" (R 17.1.3)."""
+    abilities = [a for a in d.get("abilities") or () if a["trigger"] == "on_play"]
+    return any(
+        all(
+            _announceable(state, a["effects"], seat, card.id, credits, variable, opp)
+            for a in abilities
+        )
+        for opp in _opponents_to_try(state, seat, abilities)
+    )
+
+
+def _opponents_to_try(state, seat, abilities) -> tuple:
+    """The choices of "the opponent" a card could be announced with: (None,) in a
+    two-player game or when no ability names one; else each neighbour (R 17.1.3)."""
+    if state.table is None or not any(T.ability_mentions_opponent(a) for a in abilities):
+        return (None,)
+    return tuple(T.opponent_choices(state, seat))
 
 
 def can_activate(state, seat, card, index) -> bool:
@@ -698,8 +757,12 @@ def can_activate(state, seat, card, index) -> bool:
         }[timing]
         if not ok:
             return False
-    return _announceable(
-        state, ability["effects"], seat, card.id, state.players[seat].credits, None
+    credits = state.players[seat].credits
+    if state.table is None:
+        return _announceable(state, ability["effects"], seat, card.id, credits, None)
+    return any(
+        _announceable(state, ability["effects"], seat, card.id, credits, None, opp)
+        for opp in _opponents_to_try(state, seat, (ability,))
     )
 
 
@@ -827,6 +890,9 @@ class Announce(Handler):
     def run(self, state, frame, ev):
         entry = find_entry(state, frame["eid"])
         ctrl = entry["ctrl"]
+        if state.table is not None and not self._opponent_known(state, frame, entry):
+            return
+        opp = entry.get("opp")
         picked = answer(frame, "a")
         pending = frame.get("need")
         if picked is not None and pending is not None:
@@ -854,7 +920,13 @@ class Announce(Handler):
                 i
                 for i, opt in enumerate(eff["options"])
                 if _announceable(
-                    state, opt, ctrl, sid, state.players[ctrl].credits, self._variable(state, entry)
+                    state,
+                    opt,
+                    ctrl,
+                    sid,
+                    state.players[ctrl].credits,
+                    self._variable(state, entry),
+                    opp,
                 )
             ]
             if len(options) == 1:
@@ -864,7 +936,7 @@ class Announce(Handler):
             ask(state, ctrl, "mode", options, "a", info={"card": entry["code"]})
             return
         options = _target_options(
-            state, eff, ctrl, sid, state.players[ctrl].credits, self._variable(state, entry)
+            state, eff, ctrl, sid, state.players[ctrl].credits, self._variable(state, entry), opp
         )
         n = min(eff["target"].get("count", 1), len(options))
         if n == len(options):
@@ -880,6 +952,38 @@ class Announce(Handler):
             n=n,
             info={"effect": eff["effect"], "card": entry["code"]},
         )
+
+    def _opponent_known(self, state, frame, entry) -> bool:
+        """R 17.1.3: before its targets, the user of a card or ability that names "the
+        opponent" chooses which neighbour that is (only those the card can be announced
+        against). False after asking."""
+        if "opp" in entry:
+            return True
+        abilities = [a for _, a in entry_abilities(state, entry)]
+        if not any(T.ability_mentions_opponent(a) for a in abilities):
+            return True
+        picked = answer(frame, "opp")
+        if picked is not None:
+            clear_answers(frame)
+            entry["opp"] = picked[0]
+            return True
+        ctrl = entry["ctrl"]
+        sid = entry.get("card")
+        credits = state.players[ctrl].credits
+        variable = self._variable(state, entry)
+        options = [
+            opp
+            for opp in T.opponent_choices(state, ctrl)
+            if all(
+                _announceable(state, a["effects"], ctrl, sid, credits, variable, opp)
+                for a in abilities
+            )
+        ]
+        if len(options) <= 1:  # (none: only a payment's own card could have got here)
+            entry["opp"] = options[0] if options else T.opponent_choices(state, ctrl)[0]
+            return True
+        ask(state, ctrl, "opponent", options, "opp", info={"card": entry["code"]})
+        return False
 
     @staticmethod
     def _variable(state, entry):
@@ -965,6 +1069,22 @@ def open_window(state, first: int, scope: str, base: int | None = None) -> dict:
     )
 
 
+def _players_in(state) -> int:
+    """How many must pass in a row to close a window: every player still in the game."""
+    return len(state.players) if state.table is None else len(live_seats(state))
+
+
+def _may_respond(state, frame, seat) -> bool:
+    """Every player still in the game may respond (R 12.2; docs/rulings.md); with
+    ``responders="combatants"`` only the attacker and defender inside a combat."""
+    if state.table is None or state.ruleset.responders == "all":
+        return True
+    combat = state.combat
+    if frame["scope"] not in ("declare", "combat") or combat is None:
+        return True
+    return seat in (combat["attacker"], combat["defender"])
+
+
 def _combat_over(state, frame):
     return frame["scope"] in ("declare", "combat") and (
         state.combat is None or state.combat.get("ended")
@@ -976,7 +1096,7 @@ class Window(Handler):
     kind = "window"
 
     def run(self, state, frame, ev):
-        if frame["passes"] >= len(state.players) or (  # all passed in a row (docs/rulings.md)
+        if frame["passes"] >= _players_in(state) or (  # all passed in a row (docs/rulings.md)
             _combat_over(state, frame) and len(state.chain) <= frame["base"]
         ):
             if len(state.chain) > frame["base"]:
@@ -987,8 +1107,11 @@ class Window(Handler):
             pop(state, frame)
             return
         seat = frame["to_act"]
-        # Auto-pass only on public information (NOTES.md): an empty centre and no ability.
-        if not state.players[seat].centre and not activatable(state, seat):
+        # Auto-pass only on public information (NOTES.md): an empty centre and no ability
+        # (or, with responders="combatants", a player outside the combat).
+        if (not state.players[seat].centre and not activatable(state, seat)) or not _may_respond(
+            state, frame, seat
+        ):
             frame["passes"] += 1
             frame["to_act"] = next_seat(state, seat)
             return
@@ -1011,6 +1134,8 @@ class Window(Handler):
             emit(ev, "pass", player=seat)
             return
         frame["passes"] = 0
+        if state.table is not None and state.ruleset.response_order == "from_active":
+            frame["to_act"] = next_seat(state, state.active)  # the round starts again
         if action.kind == "play":
             start_card(state, seat, state.cards[action.get("card")], ev)
         else:
@@ -1055,8 +1180,9 @@ class Resolve(Handler):
             source = state.cards.get(entry["source"])
         else:
             source = state.cards.get(entry["card"])
+        opp = entry.get("opp")
         for index, ability in reversed(abilities):
-            if not V.condition_ok(state, ability.get("condition"), source, entry["ctrl"]):
+            if not V.condition_ok(state, ability.get("condition"), source, entry["ctrl"], opp):
                 continue
             ctx = {
                 "src": source.id if source is not None else None,
@@ -1067,6 +1193,8 @@ class Resolve(Handler):
                 "modes": entry["modes"],
                 "path": f"{index}.",
             }
+            if "opp" in entry:  # the neighbour chosen when it was played (R 17.1.3)
+                ctx["opp"] = opp
             push(state, {"kind": "effects", "effects": ability["effects"], "i": 0, "ctx": ctx})
 
     @staticmethod

@@ -40,6 +40,23 @@ class Ruleset:
     cut: str = "auto"  # R 16.1: "auto" (engine cuts at random) | "choose" (the opponent decides)
     check_decks: bool = True  # new_game validates both colonies with engine.deck (R 9)
     turn_limit: int = 0  # 0 = none; otherwise the game stops unfinished after this turn
+    # --- multiplayer (R 17.1; docs/rulings.md "Multiplayer"). Left out of to_dict while at
+    # their defaults, so a two-player state dumps and hashes exactly as before.
+    max_players: int = 6  # AMB-54: 3 up to this many at a multiplayer table
+    elimination_repeat: bool = False  # AMB-44: True = check the new neighbours again at once
+    combat_opponent: str = "combatant"  # "combatant" | "choose": "the opponent" in a combat
+    static_opponent: str = "neighbours"  # "neighbours" | "all": whom a static "opponent" means
+    response_order: str = "from_actor"  # "from_actor" | "from_active": after a response
+    responders: str = "all"  # "all" | "combatants": who may answer inside a combat
+
+    _QUIET_DEFAULTS = (  # not dumped while default: two-player hashes stay as they were
+        "max_players",
+        "elimination_repeat",
+        "combat_opponent",
+        "static_opponent",
+        "response_order",
+        "responders",
+    )
 
     def __post_init__(self):
         choices = {
@@ -49,17 +66,26 @@ class Ruleset:
             "ordnance_cap": ("total", "increase"),
             "race_rule": RACE_RULES,
             "cut": ("auto", "choose"),
+            "combat_opponent": ("combatant", "choose"),
+            "static_opponent": ("neighbours", "all"),
+            "response_order": ("from_actor", "from_active"),
+            "responders": ("all", "combatants"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}")
         if not set(self.bluff_slots) <= {"surface", "canteen", "ship"}:
             raise ValueError("bluff_slots: only surface, canteen, ship")
+        if not 3 <= self.max_players <= 6:
+            raise ValueError("max_players: 3 to 6 (AMB-54)")
         if self.allow_responses_during_resolution:
             raise ValueError("allow_responses_during_resolution=True is not implemented yet")
 
     def to_dict(self) -> dict:
         data = asdict(self)
+        for key in self._QUIET_DEFAULTS:
+            if data[key] == _FIELD_DEFAULTS[key]:
+                del data[key]
         for key, value in data.items():
             if isinstance(value, tuple):
                 data[key] = list(value)
@@ -74,4 +100,5 @@ class Ruleset:
         return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
 
 
+_FIELD_DEFAULTS = {f.name: f.default for f in fields(Ruleset)}
 DEFAULT = Ruleset()

@@ -89,7 +89,7 @@ def to_dict(state: GameState) -> dict:
         "winner": state.winner,
         "result": state.result,
         "decisions": state.decisions,
-    }
+    } | ({} if state.table is None else {"table": state.table})  # multiplayer only (R 17.1)
 
 
 def from_dict(data: dict) -> GameState:
@@ -127,6 +127,7 @@ def from_dict(data: dict) -> GameState:
         winner=data["winner"],
         result=data["result"],
         decisions=data["decisions"],
+        table=data.get("table"),
     )
 
 

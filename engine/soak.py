@@ -1,6 +1,6 @@
 """Soak run: many random games without an exception, some replayed from their action logs.
 
-    python -m engine.soak --games 10000 --replays 1000 [--seed soak]
+    python -m engine.soak --games 10000 --replays 1000 [--seed soak] [--seats 4]
 
 Each game: two random legal colonies (four races, one of each race pair, 15 names x 3 of
 those races, 6 of them ships; R 9) drawn with the engine's own generator, two uniform
@@ -100,6 +100,56 @@ def soak(games: int, replays: int, seed: str = "soak", progress=None, start: int
     }
 
 
+def play_table(cards, n: int, seed: str, keep_log: bool):
+    """One random game at a table of `n` (R 17.1): random legal colonies, random players."""
+    rng = Rng.from_seed(f"colonies-{seed}")
+    colonies = [random_colony(rng, cards) for _ in range(n)]
+    state = new_game(colonies, seed)
+    bots = [RandomBot(f"{seed}-{seat}") for seat in range(n)]
+    log = [] if keep_log else None
+    while (p := pending(state)) is not None:
+        actions = legal_actions(state)
+        action = actions[bots[p.player].rng.below(len(actions))]
+        apply(state, action)
+        if log is not None:
+            log.append(action.id)
+    return state, colonies, log
+
+
+def soak_table(n: int, games: int, replays: int, seed: str = "soak-table") -> dict:
+    """`soak` for tables of `n` colonies (R 17.1): games without an exception, the first
+    `replays` rebuilt from their logs to the same state hash; wins counted per seat."""
+    cards = load_cards()
+    errors, mismatches, kept = [], [], []
+    wins = [0] * n
+    decisions = 0
+    for i in range(games):
+        game_seed = f"{seed}-{i}"
+        try:
+            state, colonies, log = play_table(cards, n, game_seed, i < replays)
+        except Exception:  # noqa: BLE001 - counted with the seed, as soak does
+            errors.append({"seed": game_seed, "error": traceback.format_exc(limit=3)})
+            continue
+        decisions += state.decisions
+        if state.winner is not None:
+            wins[state.winner] += 1
+        if log is not None:
+            kept.append((game_seed, colonies, log, state_hash(state)))
+    for game_seed, colonies, log, digest in kept:
+        again = replay(colonies, game_seed, log)
+        if state_hash(again) != digest or pending(again) is not None:
+            mismatches.append({"seed": game_seed, "hash": digest, "again": state_hash(again)})
+    return {
+        "seats": n,
+        "games": games,
+        "errors": errors,
+        "replays": len(kept),
+        "replay_mismatches": mismatches,
+        "wins_by_seat": wins,
+        "decisions": decisions,
+    }
+
+
 def _bar(done, total):
     if done == total or done % max(1, total // 100) == 0:
         width = 40
@@ -115,8 +165,12 @@ def main(argv=None) -> int:
     parser.add_argument("--replays", type=int, default=1_000)
     parser.add_argument("--seed", default="soak")
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--seats", type=int, default=2, help="3-6: a multiplayer table")
     args = parser.parse_args(argv)
-    result = soak(args.games, args.replays, args.seed, None if args.quiet else _bar)
+    if args.seats > 2:
+        result = soak_table(args.seats, args.games, args.replays, args.seed)
+    else:
+        result = soak(args.games, args.replays, args.seed, None if args.quiet else _bar)
     print(json.dumps(result, indent=2))
     return 1 if result["errors"] or result["replay_mismatches"] else 0
 

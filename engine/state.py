@@ -130,6 +130,9 @@ class GameState:
     winner: int | None = None
     result: str | None = None  # "colony" (R 15.1) | "turn_limit"
     decisions: int = 0
+    # a multiplayer table's bookkeeping (R 17.1; None in a two-player game, so a two-player
+    # state dumps and hashes exactly as before): see new_table
+    table: dict | None = None
     # derived look-ups of engine.values (not part of the state: never dumped or compared)
     memo: tuple | None = field(default=None, init=False, repr=False, compare=False)
     # (the awaited decision's dict, the list legal_actions returned for it): engine.game
@@ -157,8 +160,38 @@ class GameState:
         return self.defs[card.code]
 
     def other(self, seat: int) -> int:
-        """ "The opponent" of a two-player game (multiplayer: a chosen neighbour, R 17.1.3)."""
+        """ "The opponent" of a two-player game. A multiplayer table has no single opponent
+        (R 17.1.3: the user of a card chooses a neighbour), so asking for one is a bug."""
+        if self.table is not None:
+            raise AssertionError("no single opponent at a multiplayer table (R 17.1.3)")
         return 1 - seat
+
+
+# --- the multiplayer table (R 17.1, AMB-44, AMB-54) --------------------------------------
+
+
+def new_table(seat_count: int) -> dict:
+    """The bookkeeping of a table of three or more: turns taken per seat (R 17.1.4), the
+    eliminated seats in the order they left, who eliminated whom and when (AMB-44), and
+    the final ranking (R 17.1.6). Plain lists, so the state still dumps as JSON."""
+    return {
+        "turns": [0] * seat_count,  # turns each seat has begun (its first turn: 1)
+        "out": [],  # eliminated seats, in the order they left (AMB-44)
+        "eliminated": [],  # [{"seat", "by", "turn"}] in the same order
+        "eliminations": [0] * seat_count,  # players each seat eliminated (R 17.1.6)
+        "ranking": None,  # seats best first once the game is over (R 17.1.6)
+    }
+
+
+def multiplayer(state: GameState) -> bool:
+    """A table of three or more (R 17.1): the two-player rules of R 10.6, 10.7 and 15.1
+    give way to R 17.1.4 and AMB-44."""
+    return state.table is not None
+
+
+def is_out(state: GameState, seat: int) -> bool:
+    """Has `seat` been eliminated (AMB-44)? It takes no more turns and answers nothing."""
+    return state.table is not None and seat in state.table["out"]
 
 
 # --- the seats: a circle (R 17.1.1); the two-player game is its smallest case ---------------
@@ -171,14 +204,35 @@ def seats(state: GameState) -> range:
     return range(len(state.players))
 
 
+def live_seats(state: GameState) -> list:
+    """The seats still in the game, in seat order (every seat until someone is out)."""
+    table = getattr(state, "table", None)  # (a bare seat count in tests has none)
+    if table is None or not table["out"]:
+        return list(range(len(state.players)))
+    return [s for s in range(len(state.players)) if s not in table["out"]]
+
+
 def next_seat(state: GameState, seat: int) -> int:
-    """The seat clockwise of `seat`: whose turn follows and who responds next (R 17.1.1)."""
-    return (seat + 1) % len(state.players)
+    """The seat clockwise of `seat` still in the game: whose turn follows and who responds
+    next (R 17.1.1); an eliminated seat is skipped, so the circle closes up (AMB-44)."""
+    n = len(state.players)
+    nxt = (seat + 1) % n
+    table = getattr(state, "table", None)  # (a bare seat count in tests has none)
+    if table is not None and table["out"]:
+        while nxt in table["out"] and nxt != seat:
+            nxt = (nxt + 1) % n
+    return nxt
 
 
 def prev_seat(state: GameState, seat: int) -> int:
-    """The seat counter-clockwise of `seat`: the cut passes that way (R 17.1.1)."""
-    return (seat - 1) % len(state.players)
+    """The seat counter-clockwise of `seat` still in the game: the cut passes that way."""
+    n = len(state.players)
+    prv = (seat - 1) % n
+    table = getattr(state, "table", None)  # (a bare seat count in tests has none)
+    if table is not None and table["out"]:
+        while prv in table["out"] and prv != seat:
+            prv = (prv - 1) % n
+    return prv
 
 
 # seat count -> seat -> every seat from it clockwise (made once: clockwise is on hot paths)
@@ -186,18 +240,23 @@ _CIRCLES = {n: tuple(tuple((s + i) % n for i in range(n)) for s in range(n)) for
 
 
 def clockwise(state: GameState, seat: int) -> tuple:
-    """Every seat, starting with `seat` and going clockwise."""
-    return _CIRCLES[len(state.players)][seat]
+    """Every seat still in the game, starting with `seat` and going clockwise."""
+    circle = _CIRCLES[len(state.players)][seat]
+    table = getattr(state, "table", None)  # (a bare seat count in tests has none)
+    if table is not None and table["out"]:
+        return tuple(s for s in circle if s == seat or s not in table["out"])
+    return circle
 
 
 def opponents(state: GameState, seat: int) -> tuple:
-    """The other seats, clockwise from `seat` (R 1.5 "each": the card's player first)."""
-    return _CIRCLES[len(state.players)][seat][1:]
+    """The other seats still in the game, clockwise from `seat` (R 1.5 "each")."""
+    return clockwise(state, seat)[1:]
 
 
 def neighbours(state: GameState, seat: int) -> list:
     """The seats `seat` may attack (R 17.1.2): clockwise and counter-clockwise neighbour
-    (one seat in a two-player game, both others with three)."""
+    still in the game (one seat in a two-player game, both others with three; recomputed
+    after an elimination, AMB-44)."""
     out = [next_seat(state, seat)]
     if prev_seat(state, seat) not in out:
         out.append(prev_seat(state, seat))

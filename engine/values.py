@@ -8,7 +8,7 @@ face-up cards, so a legal-target list never reveals a face-down card.
 """
 
 from .catalog import SHIP_SIZE
-from .state import IN_PLAY, CardInstance, GameState, clockwise, in_play_list
+from .state import IN_PLAY, CardInstance, GameState, clockwise, in_play_list, live_seats, neighbours
 
 STAT_NAMES = ("speed", "firepower", "armour", "bombardment")
 
@@ -331,13 +331,17 @@ def effective_with(state: GameState, seat: int, trigger: str) -> list:
 # --- conditions and amounts -----------------------------------------------------------
 
 
-def condition_ok(state: GameState, cond, source: CardInstance | None, ctrl: int) -> bool:
+def condition_ok(
+    state: GameState, cond, source: CardInstance | None, ctrl: int, opp: int | None = None
+) -> bool:
+    """Does `cond` hold for a card of `ctrl`? `opp` is "the opponent" its user chose at a
+    multiplayer table (R 17.1.3); without a choice yet, any neighbour will do."""
     if not cond:
         return True
     kind = cond["kind"]
     if kind == "controls":
         sid = source.id if source is not None else None
-        count = len(candidates(state, cond["target"], ctrl, sid, targeted=False))
+        count = len(candidates(state, cond["target"], ctrl, sid, targeted=False, opp=opp))
         return count >= cond["at_least"]
     if kind == "in_combat":
         combat = state.combat
@@ -350,19 +354,25 @@ def condition_ok(state: GameState, cond, source: CardInstance | None, ctrl: int)
             return combat["defender"] == ctrl
         return True
     if kind == "colony_at_most":
-        seat = ctrl if cond["player"] == "you" else state.other(ctrl)
-        return len(state.players[seat].colony) <= cond["amount"]
+        if cond["player"] == "you":
+            seats = (ctrl,)
+        else:
+            seats = foes(state, ctrl, opp)
+        return any(len(state.players[seat].colony) <= cond["amount"] for seat in seats)
     raise ValueError(f"unknown condition {kind!r}")
 
 
-def amount_value(state: GameState, amount, ctrl: int, source: CardInstance | None) -> int:
+def amount_value(
+    state: GameState, amount, ctrl: int, source: CardInstance | None, opp: int | None = None
+) -> int:
+    """An effect's amount; `opp`: "the opponent" chosen at a multiplayer table (R 17.1.3)."""
     if isinstance(amount, int):
         return amount
     if amount == "X":
         return (source.x or 0) if source is not None else 0
     if isinstance(amount, dict):
         sid = source.id if source is not None else None
-        n = len(candidates(state, amount["count_of"], ctrl, sid, targeted=False))
+        n = len(candidates(state, amount["count_of"], ctrl, sid, targeted=False, opp=opp))
         return n * amount.get("times", 1)
     raise ValueError(f"bad amount {amount!r}")
 
@@ -451,10 +461,36 @@ def chain_cost(state: GameState, card: CardInstance) -> int:
     return 0
 
 
-def _owner_ok(seat: int, owner, ctrl: int) -> bool:
+def foes(state: GameState, ctrl: int, opp: int | None = None) -> tuple:
+    """Who "the opponent" of `ctrl`'s card is: the other seat of a two-player game; at a
+    multiplayer table the neighbour its user chose (`opp`, R 17.1.3), or either neighbour
+    while none is chosen yet (can the card be played at all?)."""
+    if opp is not None:
+        return (opp,)
+    if state.table is None:
+        return (1 - ctrl,)
+    return tuple(neighbours(state, ctrl))
+
+
+def static_foes(state: GameState, ctrl: int) -> tuple:
+    """Whom a static "opponent" effect of `ctrl`'s card touches: nobody chooses for a
+    continuous effect, so at a multiplayer table it is each neighbour (``static_opponent=
+    "all"``: every other player still in the game; docs/rulings.md)."""
+    if state.table is None:
+        return (1 - ctrl,)
+    if state.ruleset.static_opponent == "all":
+        return tuple(s for s in live_seats(state) if s != ctrl)
+    return tuple(neighbours(state, ctrl))
+
+
+def _owner_ok(seat: int, owner, ctrl: int, opp=None) -> bool:
+    """`opp`: None in a two-player game (the other seat), else the seats "the opponent"
+    may be (engine.values.foes)."""
     if owner in (None, "any"):
         return True
-    return (seat == ctrl) if owner == "you" else (seat != ctrl)
+    if owner == "you":
+        return seat == ctrl
+    return seat != ctrl if opp is None else seat in opp
 
 
 def candidates(
@@ -465,15 +501,18 @@ def candidates(
     *,
     targeted: bool = True,
     pile: str | None = None,
+    opp: int | None = None,
 ) -> list:
     """Ids of the cards a target spec can name now.
 
     `targeted` = a player chooses (cloaked ships are excluded, R 13.2); with
     ``count: "all"`` nothing is chosen, so cloak does not protect. `pile` looks
-    in the controller's trash instead of in play (return_to_centre from trash).
+    in the controller's trash instead of in play (return_to_centre from trash). `opp`: the
+    neighbour chosen as "the opponent" at a multiplayer table (R 17.1.3).
     """
     kind = spec["kind"]
     owner = spec.get("owner")
+    them = None if state.table is None else foes(state, ctrl, opp)
     flt = spec.get("filter")
     out = []
     if pile is not None:
@@ -490,20 +529,20 @@ def candidates(
                 continue
             card = state.cards[cid]
             if entry["kind"] == "payment":  # R 12.1b: a payment is an interrupt (AMB-14)
-                if kind != "interrupt" or not _owner_ok(entry["ctrl"], owner, ctrl):
+                if kind != "interrupt" or not _owner_ok(entry["ctrl"], owner, ctrl, them):
                     continue
                 if filter_ok(state, card, _payment_filter(flt), source_id):
                     out.append(cid)
                 continue
             if entry["kind"] != "card":
                 continue
-            if ctype(state, card) != kind or not _owner_ok(card.controller, owner, ctrl):
+            if ctype(state, card) != kind or not _owner_ok(card.controller, owner, ctrl, them):
                 continue
             if filter_ok(state, card, flt, source_id):
                 out.append(cid)
         return out
     for seat in clockwise(state, ctrl):
-        if not _owner_ok(seat, owner, ctrl):
+        if not _owner_ok(seat, owner, ctrl, them):
             continue
         for card in in_play_list(state, seat):
             if kind == "ship":
@@ -629,10 +668,11 @@ def _cost_delta(state: GameState, seat: int, d: dict | None, action: str, static
         for eff in ability["effects"]:
             if eff["effect"] != "cost_modifier":
                 continue
-            affected = (
-                src.controller if eff.get("player", "you") == "you" else state.other(src.controller)
-            )
-            if affected != seat or eff.get("action", "card") != action:
+            if eff.get("player", "you") == "you":
+                affected = src.controller == seat
+            else:
+                affected = seat in static_foes(state, src.controller)
+            if not affected or eff.get("action", "card") != action:
                 continue
             if action == "card" and not def_matches(state, d, eff.get("filter")):
                 continue
@@ -679,20 +719,23 @@ def consume_next(state: GameState, seat: int, d: dict | None, action: str) -> No
     state.cost_mods = keep
 
 
-def attack_surcharge(state: GameState, seat: int, statics=None) -> int:
-    """AMB-35: the sum of attack surcharges `seat` pays per attack (Aknagyűrű)."""
+def attack_surcharge(state: GameState, seat: int, statics=None, defender=None) -> int:
+    """AMB-35: the sum of attack surcharges `seat` pays per attack (Aknagyűrű). At a
+    multiplayer table "the opponent" of the card pays to attack its controller, so only
+    an attack on `defender` = its controller costs more (R 17.1.3, docs/rulings.md)."""
     total = 0
     if statics is None:
         statics = static_abilities(state, "attack_surcharge")
     for src, ability in statics:
         for eff in ability["effects"]:
             if eff["effect"] == "attack_surcharge":
-                payer = (
-                    state.other(src.controller)
-                    if eff.get("player", "opponent") == "opponent"
-                    else src.controller
-                )
-                if payer == seat:
+                if eff.get("player", "opponent") != "opponent":
+                    pays = src.controller == seat
+                elif state.table is None:
+                    pays = 1 - src.controller == seat
+                else:
+                    pays = defender == src.controller != seat
+                if pays:
                     total += amount_value(state, eff["amount"], src.controller, src)
     return total
 

@@ -1,7 +1,8 @@
 """The one projection of a game for a player or a spectator (R 16, DESIGN.md).
 
 ``view(state, viewer)`` is the only way game state should leave the server:
-``viewer`` is a seat (0 or 1) or ``None`` for a spectator. It never contains
+``viewer`` is a seat (any seat of a multiplayer table) or ``None`` for a spectator; what
+is hidden is hidden between every pair of players (R 16.2, R 17.1.5). It never contains
 the opponent's centre, face-down identities the viewer may not see, any
 colony's order or contents, or the generator's seed. A face-down card in play
 appears as ``{id, face_down, owner, zone}`` plus its public counters. A hidden
@@ -16,7 +17,7 @@ returned in the same way.
 from . import values as V
 from .game import legal_actions, pending
 from .ops import public
-from .state import GameState
+from .state import GameState, neighbours
 
 
 def _sees(card, viewer) -> bool:
@@ -120,12 +121,32 @@ def view(state: GameState, viewer: int | None) -> dict:
         "combat": _combat(state, viewer),
         "pending": None,
     }
+    if state.table is not None:  # multiplayer only: a two-player view is as it was
+        out["table"] = _table(state)
     p = pending(state)
     if p is not None:
         out["pending"] = {"player": p.player, "decision": p.decision, "info": p.info}
         if viewer == p.player:
             out["actions"] = [a.to_dict() for a in legal_actions(state)]
     return out
+
+
+def _table(state) -> dict:
+    """The public facts of a multiplayer table (R 17.1): who is out, who eliminated whom,
+    each seat's eliminations and neighbours, and the ranking once the game is over."""
+    table = state.table
+    return {
+        "seats": len(state.players),
+        "out": list(table["out"]),
+        "eliminated": [dict(r) for r in table["eliminated"]],
+        "eliminations": list(table["eliminations"]),
+        # by seat; None for a seat that is out (R 17.1.2: whom each may attack)
+        "neighbours": [
+            None if seat in table["out"] else neighbours(state, seat)
+            for seat in range(len(state.players))
+        ],
+        "ranking": None if table["ranking"] is None else list(table["ranking"]),
+    }
 
 
 def _entry(state, entry, viewer) -> dict:
@@ -141,6 +162,8 @@ def _entry(state, entry, viewer) -> dict:
     }
     if entry["kind"] == "ability":
         out["source"] = entry["source"]
+    if "opp" in entry:
+        out["opponent"] = entry["opp"]  # the neighbour its user chose (R 17.1.3)
     return out
 
 

@@ -2,6 +2,11 @@
 zone, phase, window scope, action kind and result reason it can produce. The presentation
 tests check each one has a rendering, and the browser tests that none reaches a page; a name
 added to the engine later is caught here without anybody updating a list.
+
+Names only a multiplayer table (R 17.1, issue 17) produces are in MULTIPLAYER_ONLY: the online
+table (matches/) seats two players, so its pages never meet them, and `vocabulary()` leaves
+them out; `vocabulary(multiplayer=True)` is every name, for the day the online part seats a
+table (then it renders these too and the default can include them).
 """
 
 import ast
@@ -9,6 +14,10 @@ from functools import cache
 from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
+
+# decision: which neighbour is "the opponent" (R 17.1.3); event and result reason: a player is
+# eliminated, the game ends with a ranking (AMB-44, R 17.1.6)
+MULTIPLAYER_ONLY = {"decisions": {"opponent"}, "events": {"eliminated"}, "reasons": {"elimination"}}
 
 
 def _calls(tree, name):
@@ -28,8 +37,16 @@ def _arg(call, index):
     return _const(call.args[index]) if len(call.args) > index else None
 
 
+def vocabulary(multiplayer: bool = False) -> dict[str, frozenset]:
+    """Every name of the engine (a two-player table's, unless `multiplayer`)."""
+    found = _vocabulary()
+    if multiplayer:
+        return found
+    return {k: v - MULTIPLAYER_ONLY.get(k, set()) for k, v in found.items()}
+
+
 @cache
-def vocabulary() -> dict[str, frozenset]:
+def _vocabulary() -> dict[str, frozenset]:
     found = {k: set() for k in ("decisions", "events", "steps", "phases", "reasons")}
     for path in sorted(ENGINE.glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))

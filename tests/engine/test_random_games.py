@@ -41,7 +41,7 @@ def check_invariants(state):
     # every card of each player is somewhere exactly once
     assert set(where) == set(state.cards), set(where) ^ set(state.cards)
     assert all(n == 1 for n in where.values())
-    for seat in (0, 1):
+    for seat in range(len(state.players)):  # two seats, or a multiplayer table (R 17.1)
         assert sum(1 for c in state.cards.values() if c.owner == seat) == COLONY
     # R 1.4: no value below 0
     for p in state.players:
@@ -58,7 +58,9 @@ def check_invariants(state):
     # only the deciding player has legal actions
     p = pending(state)
     if p is not None:
-        assert legal_actions(state, 1 - p.player) == []
+        for other in range(len(state.players)):
+            if other != p.player:
+                assert legal_actions(state, other) == []
         assert legal_actions(state, p.player)
         if p.decision == "main":
             fast = sorted(a.id for a in main_actions(state, p.player))
