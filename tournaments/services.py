@@ -142,6 +142,8 @@ def register(t: Tournament, player, deck: Deck) -> Registration:
         raise Conflict(_("The decklist deadline has passed."))
     cards = _check_deck(player, deck)
     version = deck.latest_version
+    if Registration.objects.filter(tournament=t, player=player, disqualified=True).exists():
+        raise Conflict(_("You were disqualified from this event."))
     reg, created = Registration.objects.get_or_create(
         tournament=t,
         player=player,
@@ -260,11 +262,11 @@ def drop(reg: Registration, user) -> Registration:
         log(t, user, "drop", player=reg.name)
     conceded = _concede_open_match(t, reg, user)
     if conceded is not None:
-        _after_result(conceded)
+        after_result(conceded)
     return reg
 
 
-def _open_match(t: Tournament, reg: Registration) -> Match | None:
+def open_match(t: Tournament, reg: Registration) -> Match | None:
     """The unplayed match `reg` sits in now: a published Swiss round's, or a playoff set."""
     return (
         t.matches.filter(
@@ -280,7 +282,7 @@ def _open_match(t: Tournament, reg: Registration) -> Match | None:
 def _concede_open_match(t: Tournament, reg: Registration, actor) -> Match | None:
     if t.online:
         return None
-    match = _open_match(t, reg)
+    match = open_match(t, reg)
     if match is None:
         return None
     need = 3 if plays_all_three(match) else games_needed(match)
@@ -305,6 +307,11 @@ def reactivate(reg: Registration, staff) -> Registration:
             _("Re-activation is possible only before the playoff: a dropped player stays out.")
         )
     reg = Registration.objects.select_for_update().get(pk=reg.pk)
+    if reg.disqualified:
+        raise Conflict(
+            _("%(name)s was disqualified: a disqualified player cannot be re-activated.")
+            % {"name": reg.name}
+        )
     if not reg.dropped:
         return reg
     reg.dropped = False
@@ -608,7 +615,19 @@ def publish_round(rnd: Round, staff) -> Round:
     rnd.save(update_fields=["status", "published_at"])
     log(t, staff, "publish", round=rnd.number)
     online.start_round(rnd)  # online events: game 1 of every match, on the site
+    _apply_pending_penalties(t, rnd.matches.all(), staff)
     return rnd
+
+
+def _apply_pending_penalties(t: Tournament, matches, staff):
+    """Game and match losses given while a player had no match apply to their next one
+    (tournaments/penalties.py)."""
+    from . import penalties
+
+    if not t.penalties.filter(applied=False, kind__in=penalties.RESULT_KINDS).exists():
+        return
+    for match in matches:
+        penalties.apply_pending(match, staff)
 
 
 MAX_EXTENSION = 30  # minutes a table may get in all
@@ -691,6 +710,20 @@ def check_score(match: Match, games_a, games_b):
         raise ValidationError({"games": [message % {"a": games_a, "b": games_b, "format": fmt}]})
 
 
+def check_penalty_games(match: Match, games_a: int, games_b: int):
+    """A reported or entered result includes the games game-loss penalties gave
+    (tournaments/penalties.py); a judge's ruling may still set any score (R 18.5)."""
+    from .penalties import penalty_games
+
+    given_a, given_b = penalty_games(match)
+    if games_a < given_a or games_b < given_b:
+        message = _(
+            "Game-loss penalties already gave %(a)s–%(b)s in this match: the result must "
+            "include those games."
+        )
+        raise ValidationError({"games": [message % {"a": given_a, "b": given_b}]})
+
+
 def _seat(match: Match, user) -> Registration:
     for reg in (match.player_a, match.player_b):
         if reg is not None and reg.player_id == user.id:
@@ -722,6 +755,7 @@ def report(match: Match, user, games_a: int, games_b: int, *, timed_out=False) -
         match.save()
         return match
     check_score(match, games_a, games_b)
+    check_penalty_games(match, games_a, games_b)
     match.games_a, match.games_b = games_a, games_b
     match.status = Match.REPORTED
     match.reported_by = seat
@@ -739,7 +773,7 @@ def confirm(match: Match, user) -> Match:
         raise Conflict(_("Your opponent must confirm the result you reported."))
     match.status = Match.CONFIRMED
     match.save()
-    _after_result(match)
+    after_result(match)
     return match
 
 
@@ -774,6 +808,7 @@ def enter_result(match: Match, staff, games_a: int, games_b: int) -> Match:
     if match.status in (Match.DISPUTED, Match.NEEDS_JUDGE):
         raise Conflict(_("This match is with a judge: enter a judge ruling with its reason."))
     check_score(match, games_a, games_b)
+    check_penalty_games(match, games_a, games_b)
     match.games_a, match.games_b = games_a, games_b
     match.status = Match.CONFIRMED
     match.judge_reason = ""
@@ -791,7 +826,7 @@ def enter_result(match: Match, staff, games_a: int, games_b: int) -> Match:
         games_a=games_a,
         games_b=games_b,
     )
-    _after_result(match, staff)
+    after_result(match, staff)
     return match
 
 
@@ -828,7 +863,7 @@ def judge_result(match: Match, staff, games_a: int, games_b: int, reason: str) -
         before=before,
         after={"games_a": games_a, "games_b": games_b},
     )
-    _after_result(match, staff)
+    after_result(match, staff)
     return match
 
 
@@ -873,7 +908,7 @@ def _require_correctable(match: Match, games_a: int, games_b: int):
             )
 
 
-def _after_result(match: Match, staff=None):
+def after_result(match: Match, staff=None):
     """What depends on a result: the playoff's next sets, or a Swiss draft paired on it."""
     if match.stage != "swiss":
         advance_playoff(match.tournament)
@@ -951,6 +986,7 @@ def start_playoff(t: Tournament, staff) -> list[Match]:
     log(t, staff, "start_playoff", size=size, seeds=[names[pk] for pk in seeded])
     for playoff_set in sets:
         online.start_playoff_match(playoff_set)
+    _apply_pending_penalties(t, sets, staff)
     return sets
 
 
@@ -980,6 +1016,7 @@ def _set_playoff_match(t: Tournament, stage: str, table: int, pair: list[Registr
             tournament=t, stage=stage, table=table, player_a=pair[0], player_b=pair[1]
         )
         online.start_playoff_match(created)
+        _apply_pending_penalties(t, [created], t.organiser)
         return
     if (existing.player_a_id, existing.player_b_id) == (pair[0].pk, pair[1].pk):
         return
@@ -1057,6 +1094,7 @@ def choose_first(match: Match, user, choice: str) -> Match:
     match.first_player = higher if choice == "play" else lower
     match.save()
     online.start_playoff_match(match)  # online events: game 1 starts now
+    _apply_pending_penalties(match.tournament, [match], match.tournament.organiser)
     return match
 
 
