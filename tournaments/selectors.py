@@ -156,12 +156,15 @@ def penalty_effect(penalty: Penalty) -> str:
     else:
         where = match.get_stage_display()
     score = "–" if match.games_a is None else f"{match.games_a}–{match.games_b}"
-    return _("%(where)s: %(a)s v %(b)s, %(score)s") % {
+    text = _("%(where)s: %(a)s v %(b)s, %(score)s") % {
         "where": where,
         "a": match.player_a.name,
         "b": match.player_b.name if match.player_b_id else "–",
         "score": score,
     }
+    if match.status != Match.CONFIRMED:
+        text += " " + _("(the match goes on)")
+    return text
 
 
 def penalty_rows(t: Tournament, registration: Registration | None = None) -> list[dict]:

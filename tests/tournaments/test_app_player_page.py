@@ -87,7 +87,7 @@ def test_the_page_shows_the_name_member_since_and_public_decks_only(client, user
     save_deck(users["ann"], name="Secret Xeno", cards=colony())
     for lang, since, public in (
         ("en", "Member since", "Public decks"),
-        ("hu", "Tag ", "Nyilvános"),
+        ("hu", "Regisztrált:", "Nyilvános"),
     ):
         page = client.get(f"/{lang}/players/ann/")
         assert page.status_code == 200
