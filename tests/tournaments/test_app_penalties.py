@@ -370,3 +370,39 @@ def test_the_api_gives_and_lists_penalties_for_staff_only(client, users):
     assert body["match"] == match_of(rnd, regs["bob"]).pk
     assert [p["id"] for p in client.get(url).json()] == [body["id"]]
     assert Tournament.objects.get(pk=event.pk).status == Tournament.RUNNING
+
+
+# ------------------------------------------------------------ online events (R 18.4)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_online_a_game_loss_decides_the_running_game_and_the_set_goes_on(users):
+    """Online best of three: the running game is decided for the opponent as a judge
+    decision (reason "penalty"); game 2 starts as after any game."""
+    event, regs = running(users, online=True, match_format="bo3")
+    rnd = published(event, users["org"])
+    match = match_of(rnd, regs["ann"])
+    game1 = match.online_games.get(number=1)
+    give(regs["ann"], users["judge"], "game_loss", "slow_play")
+    game1.refresh_from_db()
+    assert game1.winner == regs["bob"] and game1.judge_reason == "penalty"
+    assert game1.game.result == "judge" and game1.game.result_reason == "penalty"
+    match.refresh_from_db()
+    assert match.status == Match.PENDING
+    assert match.online_games.filter(number=2, game__status="active").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_online_a_disqualification_ends_the_game_and_loses_the_match(users):
+    event, regs = running(users, online=True)
+    rnd = published(event, users["org"])
+    match = match_of(rnd, regs["ann"])
+    give(regs["ann"], users["org"], "disqualification", "unsporting")
+    match.refresh_from_db()
+    assert match.status == Match.CONFIRMED and match.winner == regs["bob"]
+    assert match.judge_reason == "penalty"
+    game = match.online_games.get(number=1).game
+    assert game.status == "finished" and game.winner_seat == (
+        0 if match.player_a == regs["bob"] else 1
+    )
+    assert Registration.objects.get(pk=regs["ann"].pk).disqualified
