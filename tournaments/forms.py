@@ -100,10 +100,12 @@ class PenaltyForm(forms.Form):
     """Staff: a penalty for a registered player (tournaments/penalties.py)."""
 
     player = RegistrationChoiceField(
-        queryset=Registration.objects.none(), label=_("Player"), empty_label=None
+        queryset=Registration.objects.none(), label=_("Player"), empty_label=_("Choose a player")
     )
     penalty = forms.ChoiceField(label=_("Penalty"), choices=Penalty.KINDS)
-    infraction = forms.ChoiceField(label=_("Infraction"), choices=Penalty.INFRACTIONS)
+    infraction = forms.ChoiceField(
+        label=_("Infraction"), choices=[("", _("Choose the infraction")), *Penalty.INFRACTIONS]
+    )
     note = forms.CharField(
         label=_("Note"),
         required=False,

@@ -84,8 +84,6 @@ def give_penalty(reg: Registration, staff, kind: str, infraction: str, note: str
     services.require_staff(staff, t)
     note = _validate(kind, infraction, note)
     reg = Registration.objects.select_for_update().select_related("player").get(pk=reg.pk)
-    if reg.tournament_id != t.pk:
-        raise ValidationError({"player": [_("The player must be registered for this tournament.")]})
     if t.status == Tournament.FINISHED:
         raise services.Conflict(_("The event is over: penalties are given during the event."))
     if reg.disqualified:
