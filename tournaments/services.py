@@ -637,7 +637,11 @@ MAX_EXTENSION = 30  # minutes a table may get in all
 def extend_time(match: Match, staff, minutes) -> Match:
     """A judge gives one table extra minutes (MTR time extension: e.g. after a long
     ruling); the table's clock shows them, the round's does not change."""
-    match = Match.objects.select_for_update().select_related("tournament", "round").get(pk=match.pk)
+    match = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("tournament", "round")
+        .get(pk=match.pk)
+    )
     require_staff(staff, match.tournament)
     if isinstance(minutes, bool) or not isinstance(minutes, int) or minutes < 1:
         raise ValidationError({"minutes": [_("Give the extra minutes as a whole number.")]})
