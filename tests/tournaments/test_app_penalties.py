@@ -156,6 +156,25 @@ def test_r_18_7_a_match_loss_between_rounds_applies_to_the_next_match(users):
         assert "to their next match: round 2, table" in audit.sentence(applied)
 
 
+def test_a_game_loss_before_the_event_applies_to_round_one_but_not_to_a_bye(users):
+    """MTR: a decklist problem found before the first round costs the first game; a bye
+    is no match, so the penalty waits for the first match played."""
+    event = services.create_tournament(
+        users["org"], name="K", date=datetime.date(2026, 12, 5), judges=[users["judge"]]
+    )
+    regs = enter(event, users, NAMES[:3])
+    penalty = give(regs["cyd"], users["judge"], "game_loss", "decklist")
+    services.start(event, users["org"])
+    rnd = published(event, users["org"])
+    penalty.refresh_from_db()
+    match = match_of(rnd, regs["cyd"])
+    if match.is_bye:
+        assert not penalty.applied and match.games_a == 2
+    else:
+        assert penalty.applied and penalty.match == match
+        assert match.status == Match.CONFIRMED and match.winner != regs["cyd"]
+
+
 def test_r_18_3_a_match_loss_in_a_semi_final_advances_the_playoff(users):
     event, regs = running(users, NAMES[:4], swiss_rounds=2)
     for _ in range(2):
