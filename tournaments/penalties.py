@@ -109,7 +109,12 @@ def give_penalty(reg: Registration, staff, kind: str, infraction: str, note: str
             _apply(penalty, match, staff)
     _log(penalty, staff)
     if kind == Penalty.DISQUALIFICATION:
-        services.drop(reg, staff)  # the one drop path: logged, conceding what is still open
+        t.refresh_from_db(fields=["status"])
+        if t.status != Tournament.FINISHED:
+            services.drop(reg, staff)  # the one drop path: logged, conceding what is open
+        else:  # the match loss decided the final: nothing is left to drop from
+            reg.dropped, reg.dropped_after_round = True, services.rounds_paired(t)
+            reg.save(update_fields=["dropped", "dropped_after_round", "updated"])
     return penalty
 
 

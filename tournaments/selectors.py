@@ -262,7 +262,8 @@ def event_history(player, viewer, limit: int = 200) -> list[dict]:
     for reg in regs:
         t = reg.tournament
         wins, losses = _record(t, reg)
-        place = final_places(t).get(reg.pk) if t.status == Tournament.FINISHED else None
+        finished = t.status == Tournament.FINISHED and not reg.disqualified
+        place = final_places(t).get(reg.pk) if finished else None
         if reg.disqualified:
             stage = _("disqualified")
         elif reg.dropped:

@@ -207,7 +207,7 @@ def check_in_many(t: Tournament, staff, reg_ids) -> int:
     return len(regs)
 
 
-def _rounds_paired(t: Tournament) -> int:
+def rounds_paired(t: Tournament) -> int:
     last = t.rounds.order_by("-number").first()
     return last.number if last else 0
 
@@ -222,7 +222,7 @@ def late_entry(t: Tournament, staff, player, deck: Deck) -> Registration:
     cards = _check_deck(player, deck)
     if Registration.objects.filter(tournament=t, player=player).exists():
         raise Conflict(_("This player is already registered."))
-    first = _rounds_paired(t) + 1
+    first = rounds_paired(t) + 1
     reg = Registration.objects.create(
         tournament=t,
         player=player,
@@ -256,7 +256,7 @@ def drop(reg: Registration, user) -> Registration:
     if reg.dropped:
         return reg
     reg.dropped = True
-    reg.dropped_after_round = _rounds_paired(t)
+    reg.dropped_after_round = rounds_paired(t)
     reg.save(update_fields=["dropped", "dropped_after_round", "updated"])
     if staff and reg.player_id != user.id:
         log(t, user, "drop", player=reg.name)

@@ -208,6 +208,21 @@ def test_a_disqualification_drops_the_player_and_concedes_the_current_match(user
     assert dan.pk not in seated
 
 
+def test_a_disqualification_in_the_final_ends_the_event_without_a_drop_error(users):
+    """The match loss decides the final (R 18.3.2) and finishes the event; the player is
+    still marked dropped and disqualified, and has no place on their page."""
+    event, regs = running(users, NAMES[:2], swiss_rounds=1)
+    rnd = published(event, users["org"])
+    services.enter_result(rnd.matches.get(), users["org"], 1, 0)
+    final = services.start_playoff(event, users["org"])[0]
+    give(final.player_a, users["judge"], "disqualification", "unsporting")
+    event.refresh_from_db()
+    final.refresh_from_db()
+    assert event.status == Tournament.FINISHED and final.winner == final.player_b
+    loser = Registration.objects.get(pk=final.player_a_id)
+    assert loser.dropped and loser.disqualified
+
+
 def test_a_disqualified_player_cannot_be_reactivated_or_register_again(users):
     event, regs = running(users, NAMES[:3])
     give(regs["cyd"], users["org"], "disqualification", "unsporting")
