@@ -1057,7 +1057,8 @@ def advance_playoff(t: Tournament):
 def placings(t: Tournament) -> list[Registration]:
     """1st, 2nd, 3rd (R 18.6): from the final (3rd: the third-place winner, else the
     higher-seeded semi-final loser, else seed 3 of a top-two playoff); after a Swiss-only
-    finish, the final standings' active players. Fewer players, fewer places."""
+    finish, the final standings' active players. Fewer players, fewer places; a
+    disqualified player has none."""
     final = (
         t.matches.filter(stage="final", status=Match.CONFIRMED)
         .select_related("player_a__player", "player_b__player")
@@ -1078,7 +1079,8 @@ def placings(t: Tournament) -> list[Registration]:
         third = _by_seed([m.player_b if m.winner == m.player_a else m.player_a for m in semis])[0]
     else:
         third = t.registrations.filter(playoff_seed=3).select_related("player").first()
-    return [reg for reg in (first, second, third) if reg is not None]
+    # a disqualified player is left out and those below move up (MTR; rulings "Penalties")
+    return [reg for reg in (first, second, third) if reg is not None and not reg.disqualified]
 
 
 @transaction.atomic

@@ -221,6 +221,7 @@ def test_a_disqualification_in_the_final_ends_the_event_without_a_drop_error(use
     assert event.status == Tournament.FINISHED and final.winner == final.player_b
     loser = Registration.objects.get(pk=final.player_a_id)
     assert loser.dropped and loser.disqualified
+    assert services.placings(event) == [final.player_b]  # no place, so no prize
 
 
 def test_a_disqualified_player_cannot_be_reactivated_or_register_again(users):
