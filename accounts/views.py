@@ -1,8 +1,8 @@
 from django.conf import settings
-from django.contrib.auth import login
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth.forms import AuthenticationForm
 from django.http import JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 
 from .forms import SignUpForm
@@ -34,3 +34,24 @@ def locked_out(request, response=None, credentials=None):
         return JsonResponse({"detail": message}, status=429)
     context = {"form": AuthenticationForm(request), "locked_out": message}
     return render(request, "registration/login.html", context, status=429)
+
+
+def player(request, username):
+    """A player's public page: user name, member since, public decks and every event
+    they entered (tournaments.selectors.event_history; decklists only where the viewer
+    may see them)."""
+    from decks.models import Deck
+    from tournaments.selectors import event_history
+
+    person = get_object_or_404(get_user_model(), username=username, is_active=True)
+    decks = Deck.objects.filter(owner=person, is_public=True).order_by("-updated")[:50]
+    return render(
+        request,
+        "accounts/player.html",
+        {
+            "person": person,
+            "decks": decks,
+            "history": event_history(person, request.user),
+            "is_me": request.user.is_authenticated and request.user.pk == person.pk,
+        },
+    )

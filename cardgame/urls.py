@@ -27,6 +27,7 @@ urlpatterns = [
 urlpatterns += i18n_patterns(
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
+    path("players/", include("accounts.player_urls")),
     path("decks/", include("decks.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("lab/", include("decklab.urls")),

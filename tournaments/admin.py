@@ -5,6 +5,7 @@ from .models import (
     ForbiddenPair,
     Match,
     OnlineGame,
+    Penalty,
     Prize,
     Registration,
     Round,
@@ -58,6 +59,21 @@ class ForbiddenPairAdmin(admin.ModelAdmin):
 class PrizeAdmin(admin.ModelAdmin):
     list_display = ["tournament", "place", "card"]
     raw_id_fields = ["card"]
+
+
+@admin.register(Penalty)
+class PenaltyAdmin(admin.ModelAdmin):
+    """Read here; given through the dashboard or the API (tournaments/penalties.py), so
+    that the effect on the match and the audit entry are never skipped."""
+
+    list_display = ["tournament", "registration", "kind", "infraction", "applied", "created"]
+    raw_id_fields = ["registration", "match", "given_by"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(AuditEntry)

@@ -19,8 +19,8 @@ from rest_framework.response import Response
 
 from decks.models import Deck
 
-from . import online, selectors, services
-from .models import AuditEntry, ForbiddenPair, Match, Registration, Round, Tournament
+from . import online, penalties, selectors, services
+from .models import AuditEntry, ForbiddenPair, Match, Penalty, Registration, Round, Tournament
 
 
 class ConflictError(APIException):
@@ -116,6 +116,7 @@ class RegistrationSerializer(serializers.ModelSerializer):
             "checked_in",
             "dropped",
             "dropped_after_round",
+            "disqualified",
             "late_entry_round",
             "playoff_seed",
         ]
@@ -216,6 +217,42 @@ class ForbiddenPairSerializer(serializers.ModelSerializer):
     class Meta:
         model = ForbiddenPair
         fields = ["id", "player_a", "player_b", "reason", "created_by", "created"]
+
+
+class PenaltyInput(serializers.Serializer):
+    player = serializers.CharField(max_length=150, help_text="user name of a registered player")
+    penalty = serializers.ChoiceField([code for code, _label in Penalty.KINDS])
+    infraction = serializers.ChoiceField([code for code, _label in Penalty.INFRACTIONS])
+    note = serializers.CharField(
+        max_length=Penalty.NOTE_MAX, required=False, allow_blank=True, default=""
+    )
+
+
+class PenaltySerializer(serializers.ModelSerializer):
+    player = serializers.CharField(source="registration.player.username")
+    penalty = serializers.CharField(source="kind", help_text="warning, game_loss, ...")
+    penalty_label = serializers.CharField(source="get_kind_display")
+    infraction_label = serializers.CharField(source="get_infraction_display")
+    given_by = serializers.CharField(source="given_by.username")
+    match = serializers.IntegerField(
+        source="match_id", allow_null=True, help_text="the match whose result it changed"
+    )
+
+    class Meta:
+        model = Penalty
+        fields = [
+            "id",
+            "player",
+            "penalty",
+            "penalty_label",
+            "infraction",
+            "infraction_label",
+            "note",
+            "match",
+            "applied",
+            "given_by",
+            "created",
+        ]
 
 
 class PrizesInput(serializers.Serializer):
@@ -466,6 +503,46 @@ def forbidden_pair_detail(request, pk, pair_id):
     pair = get_object_or_404(t.forbidden_pairs, pk=pair_id)
     _call(services.allow_pair, pair, request.user)
     return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def _penalty_list(t):
+    rows = t.penalties.select_related("registration__player", "given_by").order_by("id")
+    return PenaltySerializer(rows, many=True).data
+
+
+@extend_schema(request=PenaltyInput, responses=PenaltySerializer(many=True))
+@api_view(["GET", "POST"])
+@permission_classes([permissions.IsAuthenticated])
+def penalties_view(request, pk):
+    """Staff: the event's penalties; POST {"player": user name, "penalty": warning |
+    game_loss | match_loss | disqualification, "infraction": tardiness | slow_play |
+    decklist | unsporting | procedure | other, "note": text} gives one (201). A game or
+    match loss changes the player's current match, else their next one; a
+    disqualification drops the player for good (docs/rulings.md, "Penalties")."""
+    t = _tournament(pk)
+    _staff(request, t)
+    if request.method == "GET":
+        return Response(_penalty_list(t))
+    data = _data(PenaltyInput, request)
+    reg = t.registrations.filter(player__username=data["player"]).first()
+    if reg is None:
+        raise ValidationError(
+            {
+                "player": [
+                    _("%(name)s is not registered for this tournament.") % {"name": data["player"]}
+                ]
+            }
+        )
+    penalty = _call(
+        penalties.give_penalty,
+        reg,
+        request.user,
+        data["penalty"],
+        data["infraction"],
+        data["note"],
+    )
+    penalty = Penalty.objects.select_related("registration__player", "given_by").get(pk=penalty.pk)
+    return Response(PenaltySerializer(penalty).data, status=status.HTTP_201_CREATED)
 
 
 @extend_schema(responses={200: {"type": "array", "items": {"type": "object"}}})

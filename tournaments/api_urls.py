@@ -32,6 +32,7 @@ urlpatterns = [
         api.forbidden_pair_detail,
         name="tournament-forbidden-pair",
     ),
+    path("tournaments/<int:pk>/penalties/", api.penalties_view, name="tournament-penalties"),
     path("tournaments/<int:pk>/standings/", api.standings, name="tournament-standings"),
     path("tournaments/<int:pk>/audit/", api.audit, name="tournament-audit"),
     path("tournaments/<int:pk>/playoff/", api.playoff, name="tournament-playoff"),

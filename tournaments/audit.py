@@ -28,6 +28,7 @@ def _reason(code: str) -> str:
         "ruling": _("a ruling"),
         "correction": _("a correction"),
         "drop": _("a drop"),
+        "penalty": _("a penalty"),
     }.get(code, code or "–")
 
 
@@ -68,6 +69,49 @@ def _prizes(d: dict) -> str:
                 % {"place": place, "player": player, "card": name, "code": code}
             )
     return "; ".join(parts) or "–"
+
+
+def _penalty_name(d: dict) -> str:
+    """The penalty in the middle of a sentence (lower case, with its article in English)."""
+    names = {
+        "warning": _("a warning"),
+        "game_loss": _("a game loss"),
+        "match_loss": _("a match loss"),
+        "disqualification": _("a disqualification"),
+    }
+    code = d.get("penalty")
+    return names.get(code) or str(d.get("penalty_label") or code or "–")
+
+
+def _infraction_name(d: dict) -> str:
+    names = {
+        "tardiness": _("tardiness"),
+        "slow_play": _("slow play"),
+        "decklist": _("a deck or decklist problem"),
+        "unsporting": _("unsporting conduct"),
+        "procedure": _("a procedural error"),
+        "other": _("another infraction"),
+    }
+    code = d.get("infraction")
+    return names.get(code) or str(d.get("infraction_label") or code or "–")
+
+
+def _penalty(d: dict) -> str:
+    """A judge's penalty (tournaments/penalties.py), its effect on a match, and the note."""
+    text = _("gave %(player)s a penalty: %(penalty)s for %(infraction)s.") % {
+        "player": d.get("player"),
+        "penalty": _penalty_name(d),
+        "infraction": _infraction_name(d),
+    }
+    if d.get("table") is not None or d.get("stage") in ("semi", "final", "third"):
+        text += " " + _("The match after it: %(result)s.") % {"result": _result(d)}
+    elif d.get("pending"):
+        text += " " + _("It applies to their next match.")
+    if d.get("penalty") == "disqualification":
+        text += " " + _("A disqualified player cannot be re-activated.")
+    if d.get("note"):
+        text += " " + _("Note: %(note)s") % {"note": d["note"]}
+    return text
 
 
 SENTENCES = {
@@ -135,14 +179,18 @@ SENTENCES = {
         _("gave table %(table)s %(minutes)s extra minutes.")
         % {"table": d.get("table"), "minutes": d.get("minutes")}
     ),
-    "penalty": lambda d: (
-        _("gave %(player)s a penalty: %(penalty)s for %(infraction)s.")
+    "penalty": lambda d: _penalty(d),
+    "penalty_applied": lambda d: (
+        _(
+            "applied %(player)s’s penalty (%(penalty)s for %(infraction)s) to their next "
+            "match: %(result)s."
+        )
         % {
             "player": d.get("player"),
-            "penalty": d.get("penalty_label", d.get("penalty")),
-            "infraction": d.get("infraction_label", d.get("infraction")),
+            "penalty": _penalty_name(d),
+            "infraction": _infraction_name(d),
+            "result": _result(d),
         }
-        + (" " + _("Note: %(note)s") % {"note": d["note"]} if d.get("note") else "")
     ),
 }
 

@@ -4,7 +4,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from .models import ForbiddenPair, Registration, Tournament
+from .models import ForbiddenPair, Penalty, Registration, Tournament
 
 
 class TournamentForm(forms.ModelForm):
@@ -94,3 +94,27 @@ class ForbiddenPairForm(forms.Form):
         if a is not None and b is not None and a.pk == b.pk:
             raise forms.ValidationError(_("Choose two different players."))
         return data
+
+
+class PenaltyForm(forms.Form):
+    """Staff: a penalty for a registered player (tournaments/penalties.py)."""
+
+    player = RegistrationChoiceField(
+        queryset=Registration.objects.none(), label=_("Player"), empty_label=_("Choose a player")
+    )
+    penalty = forms.ChoiceField(label=_("Penalty"), choices=Penalty.KINDS)
+    infraction = forms.ChoiceField(
+        label=_("Infraction"), choices=[("", _("Choose the infraction")), *Penalty.INFRACTIONS]
+    )
+    note = forms.CharField(
+        label=_("Note"),
+        required=False,
+        max_length=Penalty.NOTE_MAX,
+        strip=True,
+        widget=forms.TextInput(attrs={"placeholder": _("what happened, briefly")}),
+    )
+
+    def __init__(self, *args, tournament: Tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        regs = tournament.registrations.filter(disqualified=False).select_related("player")
+        self.fields["player"].queryset = regs.order_by("player__username")

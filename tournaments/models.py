@@ -105,6 +105,9 @@ class Registration(models.Model):
     checked_in = models.BooleanField(default=False)
     dropped = models.BooleanField(default=False)
     dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    disqualified = models.BooleanField(
+        default=False, help_text="disqualified by a judge (a penalty): dropped for good"
+    )
     late_entry_round = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="first round played; earlier rounds are losses"
     )
@@ -176,6 +179,7 @@ class Match(models.Model):
         ("ruling", _("Ruling")),
         ("correction", _("Correction")),
         ("drop", _("Conceded by a drop")),
+        ("penalty", _("Penalty")),
     ]
     STAGES = [
         ("swiss", _("Swiss")),
@@ -312,6 +316,66 @@ class Prize(models.Model):
 
     def __str__(self):
         return f"place {self.place}: {self.card_id}"
+
+
+class Penalty(models.Model):
+    """A judge's penalty (MTR-style; tournaments/penalties.py): what, for which infraction,
+    and the match whose result it changed (a game or match loss), if any."""
+
+    WARNING, GAME_LOSS, MATCH_LOSS, DISQUALIFICATION = (
+        "warning",
+        "game_loss",
+        "match_loss",
+        "disqualification",
+    )
+    KINDS = [
+        (WARNING, _("Warning")),
+        (GAME_LOSS, _("Game loss")),
+        (MATCH_LOSS, _("Match loss")),
+        (DISQUALIFICATION, _("Disqualification")),
+    ]
+    INFRACTIONS = [
+        ("tardiness", _("Tardiness")),
+        ("slow_play", _("Slow play")),
+        ("decklist", _("Deck or decklist problem")),
+        ("unsporting", _("Unsporting conduct")),
+        ("procedure", _("Procedural error")),
+        ("other", _("Other")),
+    ]
+    NOTE_MAX = 500
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="penalties")
+    registration = models.ForeignKey(
+        Registration, on_delete=models.CASCADE, related_name="penalties"
+    )
+    kind = models.CharField(_("penalty"), max_length=20, choices=KINDS)
+    infraction = models.CharField(_("infraction"), max_length=20, choices=INFRACTIONS)
+    note = models.CharField(_("note"), max_length=NOTE_MAX, blank=True)
+    match = models.ForeignKey(
+        Match,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="penalties",
+        help_text="the match whose result it changed; empty: none yet (the next match)",
+    )
+    applied = models.BooleanField(
+        default=False, help_text="a game or match loss has changed a match's result"
+    )
+    given_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "id"]
+
+    def __str__(self):
+        return f"{self.kind} for {self.registration_id}: {self.infraction}"
+
+    @property
+    def changes_result(self) -> bool:
+        return self.kind in (self.GAME_LOSS, self.MATCH_LOSS)
 
 
 class AuditEntry(models.Model):

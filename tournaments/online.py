@@ -129,7 +129,7 @@ def set_decided(match: Match, games_a: int, games_b: int) -> bool:
 @transaction.atomic
 def record_game(online_game_id: int) -> OnlineGame:
     """Record the state of a finished (or timed-out) game; idempotent."""
-    from .services import _after_result
+    from .services import after_result
 
     og = OnlineGame.objects.select_related("game").get(pk=online_game_id)
     match = (
@@ -147,7 +147,7 @@ def record_game(online_game_id: int) -> OnlineGame:
         og.save(update_fields=["winner", "judge_reason"])
         _after_game(match, og)
         if match.status == Match.CONFIRMED:
-            _after_result(match)
+            after_result(match)
     elif game.status in ("needs_judge", "finished", "aborted"):
         # the hour ran out (R 18.4), or the game stopped without a winner: a judge decides
         match.status = Match.NEEDS_JUDGE
@@ -206,9 +206,9 @@ def judge_game(og: OnlineGame, staff, winner: Registration | None, reason: str) 
         og.save(update_fields=["winner", "judge_reason"])
         _after_game(match, og)
         if match.status == Match.CONFIRMED:
-            from .services import _after_result
+            from .services import after_result
 
-            _after_result(match)
+            after_result(match)
     else:
         try:
             judge_decide(game, seats.index(winner.pk), reason)

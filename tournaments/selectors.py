@@ -4,7 +4,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext as _
 
 from . import services
-from .models import Match, Registration, Round, Tournament
+from .models import Match, Penalty, Prize, Registration, Round, Tournament
 
 
 def visible_rounds(t: Tournament, user):
@@ -68,6 +68,7 @@ def standings_rows(t: Tournament) -> list[dict]:
                 "gwp": f"{float(row.gwp):.4f}",
                 "ogw": f"{float(row.ogw):.4f}",
                 "dropped": row.dropped,
+                "disqualified": regs[row.id].disqualified,
                 "tied": row.tied,
                 "explain": row.explain,
             }
@@ -136,3 +137,154 @@ def running_clock(t: Tournament):
     if last is None or last.status != Round.PUBLISHED or services.round_complete(last):
         return None
     return services.round_deadline(last)
+
+
+def penalty_effect(penalty: Penalty) -> str:
+    """What a penalty did to a result, in words (tournaments/penalties.py)."""
+    if penalty.kind == Penalty.WARNING:
+        return _("no effect on the result")
+    match = penalty.match
+    if match is None:
+        if penalty.kind == Penalty.DISQUALIFICATION:
+            return _("dropped from the event")
+        return _("applies to their next match")
+    if match.round_id:
+        where = _("round %(round)s, table %(table)s") % {
+            "round": match.round.number,
+            "table": match.table,
+        }
+    else:
+        where = match.get_stage_display()
+    score = "–" if match.games_a is None else f"{match.games_a}–{match.games_b}"
+    text = _("%(where)s: %(a)s v %(b)s, %(score)s") % {
+        "where": where,
+        "a": match.player_a.name,
+        "b": match.player_b.name if match.player_b_id else "–",
+        "score": score,
+    }
+    if match.status != Match.CONFIRMED:
+        text += " " + _("(the match goes on)")
+    return text
+
+
+def penalty_rows(t: Tournament, registration: Registration | None = None) -> list[dict]:
+    """The event's penalties (or one player's), newest first, for the pages."""
+    penalties = t.penalties.select_related(
+        "registration__player",
+        "given_by",
+        "match__round",
+        "match__player_a__player",
+        "match__player_b__player",
+    ).order_by("-id")
+    if registration is not None:
+        penalties = penalties.filter(registration=registration)
+    return [
+        {
+            "id": p.pk,
+            "player": p.registration.name,
+            "username": p.registration.player.get_username(),
+            "penalty": p.get_kind_display(),
+            "kind": p.kind,
+            "infraction": p.get_infraction_display(),
+            "note": p.note,
+            "effect": penalty_effect(p),
+            "given_by": p.given_by.get_username(),
+            "created": p.created,
+        }
+        for p in penalties
+    ]
+
+
+# ------------------------------------------------------------ a player's history
+
+
+def decklist_visible(t: Tournament, reg: Registration, user) -> bool:
+    """A registered decklist (R 9.6, frozen) is for staff during the event and public
+    once it is finished; its player always sees their own (docs/rulings.md)."""
+    if t.status == Tournament.FINISHED or services.is_staff(user, t):
+        return True
+    return bool(user and user.is_authenticated and reg.player_id == user.id)
+
+
+def final_places(t: Tournament) -> dict[int, int]:
+    """Registration id -> final place of a finished event: the placings (R 18.6), then
+    the other playoff semi-finalist, then the active players in the final Swiss order.
+    A dropped (or disqualified) player does not place (docs/rulings.md)."""
+    if t.status != Tournament.FINISHED:
+        return {}
+    order = [reg.pk for reg in services.placings(t)]
+    semis = t.matches.filter(stage="semi", status=Match.CONFIRMED).select_related(
+        "player_a", "player_b"
+    )
+    losers = [m.player_b if m.games_a > m.games_b else m.player_a for m in semis]
+    for reg in sorted(losers, key=lambda r: r.playoff_seed or 99):
+        if reg.pk not in order and not reg.dropped:
+            order.append(reg.pk)
+    for row in services.final_order(t):
+        if row.id not in order:
+            order.append(row.id)
+    return {pk: place for place, pk in enumerate(order, 1)}
+
+
+def _record(t: Tournament, reg: Registration) -> tuple[int, int]:
+    """Match wins and losses: the Swiss standings' (byes and missed rounds included,
+    R 18.7) and the playoff sets'."""
+    wins = losses = 0
+    if t.status != Tournament.REGISTRATION:
+        row = next((r for r in services.current_standings(t) if r.id == reg.pk), None)
+        if row is not None:
+            wins, losses = row.wins, row.losses
+    playoff = t.matches.filter(round__isnull=True, status=Match.CONFIRMED).filter(
+        Q(player_a=reg) | Q(player_b=reg)
+    )
+    for m in playoff.only("player_a_id", "games_a", "games_b"):
+        if (m.games_a > m.games_b) == (m.player_a_id == reg.pk):
+            wins += 1
+        else:
+            losses += 1
+    return wins, losses
+
+
+def event_history(player, viewer, limit: int = 200) -> list[dict]:
+    """Every event `player` entered, newest first: date, event, record W-L-D (KGK has
+    no draws, R 18.4), final place or current stage, the decklist when `viewer` may
+    see it, and prizes (R 18.6)."""
+    regs = (
+        Registration.objects.filter(player=player)
+        .select_related("tournament")
+        .order_by("-tournament__date", "-tournament_id")[:limit]
+    )
+    prizes: dict[int, list] = {}
+    for prize in Prize.objects.filter(awarded_to__player=player).select_related("card"):
+        prizes.setdefault(prize.awarded_to_id, []).append(prize)
+    own = bool(viewer and viewer.is_authenticated and viewer.pk == player.pk)
+    rows = []
+    for reg in regs:
+        t = reg.tournament
+        wins, losses = _record(t, reg)
+        finished = t.status == Tournament.FINISHED and not reg.disqualified
+        place = final_places(t).get(reg.pk) if finished else None
+        if reg.disqualified:
+            stage = _("disqualified")
+        elif reg.dropped:
+            stage = _("dropped")
+        elif t.status == Tournament.FINISHED:
+            stage = _("Finished")
+        else:
+            stage = stage_label(t)
+        rows.append(
+            {
+                "tournament": t,
+                "registration": reg,
+                "wins": wins,
+                "losses": losses,
+                "draws": 0,
+                "place": place,
+                "stage": stage,
+                "finished": t.status == Tournament.FINISHED,
+                "decklist_visible": decklist_visible(t, reg, viewer),
+                "prizes": prizes.get(reg.pk, []),
+                "penalties": penalty_rows(t, reg) if own else [],
+            }
+        )
+    return rows

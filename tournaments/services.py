@@ -142,6 +142,8 @@ def register(t: Tournament, player, deck: Deck) -> Registration:
         raise Conflict(_("The decklist deadline has passed."))
     cards = _check_deck(player, deck)
     version = deck.latest_version
+    if Registration.objects.filter(tournament=t, player=player, disqualified=True).exists():
+        raise Conflict(_("You were disqualified from this event."))
     reg, created = Registration.objects.get_or_create(
         tournament=t,
         player=player,
@@ -205,7 +207,7 @@ def check_in_many(t: Tournament, staff, reg_ids) -> int:
     return len(regs)
 
 
-def _rounds_paired(t: Tournament) -> int:
+def rounds_paired(t: Tournament) -> int:
     last = t.rounds.order_by("-number").first()
     return last.number if last else 0
 
@@ -220,7 +222,7 @@ def late_entry(t: Tournament, staff, player, deck: Deck) -> Registration:
     cards = _check_deck(player, deck)
     if Registration.objects.filter(tournament=t, player=player).exists():
         raise Conflict(_("This player is already registered."))
-    first = _rounds_paired(t) + 1
+    first = rounds_paired(t) + 1
     reg = Registration.objects.create(
         tournament=t,
         player=player,
@@ -254,17 +256,17 @@ def drop(reg: Registration, user) -> Registration:
     if reg.dropped:
         return reg
     reg.dropped = True
-    reg.dropped_after_round = _rounds_paired(t)
+    reg.dropped_after_round = rounds_paired(t)
     reg.save(update_fields=["dropped", "dropped_after_round", "updated"])
     if staff and reg.player_id != user.id:
         log(t, user, "drop", player=reg.name)
     conceded = _concede_open_match(t, reg, user)
     if conceded is not None:
-        _after_result(conceded)
+        after_result(conceded)
     return reg
 
 
-def _open_match(t: Tournament, reg: Registration) -> Match | None:
+def open_match(t: Tournament, reg: Registration) -> Match | None:
     """The unplayed match `reg` sits in now: a published Swiss round's, or a playoff set."""
     return (
         t.matches.filter(
@@ -280,7 +282,7 @@ def _open_match(t: Tournament, reg: Registration) -> Match | None:
 def _concede_open_match(t: Tournament, reg: Registration, actor) -> Match | None:
     if t.online:
         return None
-    match = _open_match(t, reg)
+    match = open_match(t, reg)
     if match is None:
         return None
     need = 3 if plays_all_three(match) else games_needed(match)
@@ -305,6 +307,11 @@ def reactivate(reg: Registration, staff) -> Registration:
             _("Re-activation is possible only before the playoff: a dropped player stays out.")
         )
     reg = Registration.objects.select_for_update().get(pk=reg.pk)
+    if reg.disqualified:
+        raise Conflict(
+            _("%(name)s was disqualified: a disqualified player cannot be re-activated.")
+            % {"name": reg.name}
+        )
     if not reg.dropped:
         return reg
     reg.dropped = False
@@ -608,7 +615,19 @@ def publish_round(rnd: Round, staff) -> Round:
     rnd.save(update_fields=["status", "published_at"])
     log(t, staff, "publish", round=rnd.number)
     online.start_round(rnd)  # online events: game 1 of every match, on the site
+    _apply_pending_penalties(t, rnd.matches.all(), staff)
     return rnd
+
+
+def _apply_pending_penalties(t: Tournament, matches, staff):
+    """Game and match losses given while a player had no match apply to their next one
+    (tournaments/penalties.py)."""
+    from . import penalties
+
+    if not t.penalties.filter(applied=False, kind__in=penalties.RESULT_KINDS).exists():
+        return
+    for match in matches:
+        penalties.apply_pending(match, staff)
 
 
 MAX_EXTENSION = 30  # minutes a table may get in all
@@ -618,7 +637,11 @@ MAX_EXTENSION = 30  # minutes a table may get in all
 def extend_time(match: Match, staff, minutes) -> Match:
     """A judge gives one table extra minutes (MTR time extension: e.g. after a long
     ruling); the table's clock shows them, the round's does not change."""
-    match = Match.objects.select_for_update().select_related("tournament", "round").get(pk=match.pk)
+    match = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("tournament", "round")
+        .get(pk=match.pk)
+    )
     require_staff(staff, match.tournament)
     if isinstance(minutes, bool) or not isinstance(minutes, int) or minutes < 1:
         raise ValidationError({"minutes": [_("Give the extra minutes as a whole number.")]})
@@ -691,6 +714,20 @@ def check_score(match: Match, games_a, games_b):
         raise ValidationError({"games": [message % {"a": games_a, "b": games_b, "format": fmt}]})
 
 
+def check_penalty_games(match: Match, games_a: int, games_b: int):
+    """A reported or entered result includes the games game-loss penalties gave
+    (tournaments/penalties.py); a judge's ruling may still set any score (R 18.5)."""
+    from .penalties import penalty_games
+
+    given_a, given_b = penalty_games(match)
+    if games_a < given_a or games_b < given_b:
+        message = _(
+            "Game-loss penalties already gave %(a)s–%(b)s in this match: the result must "
+            "include those games."
+        )
+        raise ValidationError({"games": [message % {"a": given_a, "b": given_b}]})
+
+
 def _seat(match: Match, user) -> Registration:
     for reg in (match.player_a, match.player_b):
         if reg is not None and reg.player_id == user.id:
@@ -722,6 +759,7 @@ def report(match: Match, user, games_a: int, games_b: int, *, timed_out=False) -
         match.save()
         return match
     check_score(match, games_a, games_b)
+    check_penalty_games(match, games_a, games_b)
     match.games_a, match.games_b = games_a, games_b
     match.status = Match.REPORTED
     match.reported_by = seat
@@ -739,7 +777,7 @@ def confirm(match: Match, user) -> Match:
         raise Conflict(_("Your opponent must confirm the result you reported."))
     match.status = Match.CONFIRMED
     match.save()
-    _after_result(match)
+    after_result(match)
     return match
 
 
@@ -774,6 +812,7 @@ def enter_result(match: Match, staff, games_a: int, games_b: int) -> Match:
     if match.status in (Match.DISPUTED, Match.NEEDS_JUDGE):
         raise Conflict(_("This match is with a judge: enter a judge ruling with its reason."))
     check_score(match, games_a, games_b)
+    check_penalty_games(match, games_a, games_b)
     match.games_a, match.games_b = games_a, games_b
     match.status = Match.CONFIRMED
     match.judge_reason = ""
@@ -791,7 +830,7 @@ def enter_result(match: Match, staff, games_a: int, games_b: int) -> Match:
         games_a=games_a,
         games_b=games_b,
     )
-    _after_result(match, staff)
+    after_result(match, staff)
     return match
 
 
@@ -828,7 +867,7 @@ def judge_result(match: Match, staff, games_a: int, games_b: int, reason: str) -
         before=before,
         after={"games_a": games_a, "games_b": games_b},
     )
-    _after_result(match, staff)
+    after_result(match, staff)
     return match
 
 
@@ -873,7 +912,7 @@ def _require_correctable(match: Match, games_a: int, games_b: int):
             )
 
 
-def _after_result(match: Match, staff=None):
+def after_result(match: Match, staff=None):
     """What depends on a result: the playoff's next sets, or a Swiss draft paired on it."""
     if match.stage != "swiss":
         advance_playoff(match.tournament)
@@ -951,6 +990,7 @@ def start_playoff(t: Tournament, staff) -> list[Match]:
     log(t, staff, "start_playoff", size=size, seeds=[names[pk] for pk in seeded])
     for playoff_set in sets:
         online.start_playoff_match(playoff_set)
+    _apply_pending_penalties(t, sets, staff)
     return sets
 
 
@@ -980,6 +1020,7 @@ def _set_playoff_match(t: Tournament, stage: str, table: int, pair: list[Registr
             tournament=t, stage=stage, table=table, player_a=pair[0], player_b=pair[1]
         )
         online.start_playoff_match(created)
+        _apply_pending_penalties(t, [created], t.organiser)
         return
     if (existing.player_a_id, existing.player_b_id) == (pair[0].pk, pair[1].pk):
         return
@@ -1016,7 +1057,8 @@ def advance_playoff(t: Tournament):
 def placings(t: Tournament) -> list[Registration]:
     """1st, 2nd, 3rd (R 18.6): from the final (3rd: the third-place winner, else the
     higher-seeded semi-final loser, else seed 3 of a top-two playoff); after a Swiss-only
-    finish, the final standings' active players. Fewer players, fewer places."""
+    finish, the final standings' active players. Fewer players, fewer places; a
+    disqualified player has none."""
     final = (
         t.matches.filter(stage="final", status=Match.CONFIRMED)
         .select_related("player_a__player", "player_b__player")
@@ -1037,7 +1079,8 @@ def placings(t: Tournament) -> list[Registration]:
         third = _by_seed([m.player_b if m.winner == m.player_a else m.player_a for m in semis])[0]
     else:
         third = t.registrations.filter(playoff_seed=3).select_related("player").first()
-    return [reg for reg in (first, second, third) if reg is not None]
+    # a disqualified player is left out and those below move up (MTR; rulings "Penalties")
+    return [reg for reg in (first, second, third) if reg is not None and not reg.disqualified]
 
 
 @transaction.atomic
@@ -1057,6 +1100,7 @@ def choose_first(match: Match, user, choice: str) -> Match:
     match.first_player = higher if choice == "play" else lower
     match.save()
     online.start_playoff_match(match)  # online events: game 1 starts now
+    _apply_pending_penalties(match.tournament, [match], match.tournament.organiser)
     return match
 
 

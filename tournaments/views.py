@@ -14,8 +14,8 @@ from django.views.decorators.http import require_POST
 from cards_data.models import Card
 from decks.models import Deck
 
-from . import audit, online, selectors, services
-from .forms import ForbiddenPairForm, JudgeForm, ResultForm, TournamentForm
+from . import audit, online, penalties, selectors, services
+from .forms import ForbiddenPairForm, JudgeForm, PenaltyForm, ResultForm, TournamentForm
 from .models import ForbiddenPair, Registration, Tournament
 
 
@@ -92,6 +92,7 @@ def detail(request, pk):
             else None,
             "stage": selectors.stage_label(t),
             "games": list(match.online_games.select_related("game")) if match else [],
+            "my_penalties": selectors.penalty_rows(t, reg) if reg else [],
         },
     )
 
@@ -169,10 +170,10 @@ def pairings_csv(request, pk, number):
 
 def decklist(request, pk, reg_id):
     """A registered decklist (R 9.6, frozen): staff see it during the event, everybody
-    once the event is finished (decklists are published after it)."""
+    once the event is finished (decklists are published after it); its player always."""
     t = get_object_or_404(Tournament, pk=pk)
     reg = get_object_or_404(t.registrations.select_related("player"), pk=reg_id)
-    if t.status != Tournament.FINISHED and not services.is_staff(request.user, t):
+    if not selectors.decklist_visible(t, reg, request.user):
         raise PermissionDenied(_("Decklists are published when the event is finished."))
     counts = dict((code, count) for code, count in reg.cards)
     cards = Card.objects.filter(code__in=counts).order_by("code")
@@ -225,7 +226,7 @@ def dashboard(request, pk):
     return _dashboard(request, t)
 
 
-def _dashboard(request, t, *, status=200, forbid_form=None):
+def _dashboard(request, t, *, status=200, forbid_form=None, penalty_form=None):
     info = selectors.dashboard(t)
     ultra = Card.objects.filter(rarity="ultra_rare").order_by("code")
     return render(
@@ -237,6 +238,8 @@ def _dashboard(request, t, *, status=200, forbid_form=None):
             "registrations": t.registrations.select_related("player"),
             "judge_form": JudgeForm(),
             "forbid_form": forbid_form or ForbiddenPairForm(tournament=t),
+            "penalty_form": penalty_form or PenaltyForm(tournament=t),
+            "penalties": selectors.penalty_rows(t),
             "forbidden_pairs": t.forbidden_pairs.select_related(
                 "player_a__player", "player_b__player", "created_by"
             ),
@@ -253,7 +256,7 @@ def _dashboard(request, t, *, status=200, forbid_form=None):
     )
 
 
-def _refused(request, t, error, *, forbid_form=None):
+def _refused(request, t, error, *, forbid_form=None, penalty_form=None):
     """A refused staff action: the dashboard again with the reason, and a 4xx status."""
     if isinstance(error, ValidationError):
         status = 400
@@ -265,18 +268,37 @@ def _refused(request, t, error, *, forbid_form=None):
         status = 409
     for text in _messages_of(error):
         messages.error(request, text)
-    return _dashboard(request, t, status=status, forbid_form=forbid_form)
+    return _dashboard(request, t, status=status, forbid_form=forbid_form, penalty_form=penalty_form)
 
 
 def _staff_act(request, t, action):
-    """Forbidden pairs and re-pairing a draft: on refusal a 4xx page with the reason."""
+    """Penalties, forbidden pairs and re-pairing a draft: on refusal a 4xx page with the
+    reason."""
     user = request.user
     if not services.is_staff(user, t):
         message = _("Only the organiser and the judges may do this.")
         return render(request, "tournaments/refused.html", {"t": t, "message": message}, status=403)
-    form = None
+    form = penalty_form = None
     try:
-        if action == "forbid":
+        if action == "penalty":
+            penalty_form = PenaltyForm(request.POST, tournament=t)
+            if not penalty_form.is_valid():
+                raise ValidationError(
+                    _("Choose a registered player, the penalty and the infraction.")
+                )
+            data = penalty_form.cleaned_data
+            penalty = penalties.give_penalty(
+                data["player"], user, data["penalty"], data["infraction"], data["note"]
+            )
+            messages.success(
+                request,
+                _("Penalty saved: %(penalty)s for %(name)s.")
+                % {
+                    "penalty": penalties.kind_label(penalty.kind),
+                    "name": penalty.registration.name,
+                },
+            )
+        elif action == "forbid":
             form = ForbiddenPairForm(request.POST, tournament=t)
             if not form.is_valid():
                 raise ValidationError(
@@ -318,7 +340,7 @@ def _staff_act(request, t, action):
                     % {"n": rnd.number},
                 )
     except (ValidationError, PermissionDenied, Http404, services.Conflict) as error:
-        return _refused(request, t, error, forbid_form=form)
+        return _refused(request, t, error, forbid_form=form, penalty_form=penalty_form)
     return redirect("tournaments:dashboard", t.pk)
 
 
@@ -384,7 +406,7 @@ def act(request, pk, action):
         else:
             _run(request, services.drop, reg, user, ok=_("You have dropped from the event."))
         return back
-    if action in ("forbid", "allow", "repair"):
+    if action in ("forbid", "allow", "repair", "penalty"):
         return _staff_act(request, t, action)
     staff_back = redirect("tournaments:dashboard", t.pk) if services.is_staff(user, t) else back
     if action == "start":

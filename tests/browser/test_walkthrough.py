@@ -117,6 +117,8 @@ def pages(world) -> list[tuple[str, str]]:
         ("event", f"/{{lang}}/tournaments/{event.pk}/"),
         ("dashboard", f"/{{lang}}/tournaments/{event.pk}/dashboard/"),
         ("standings", f"/{{lang}}/tournaments/{event.pk}/standings/"),
+        ("player", "/{lang}/players/alice/"),
+        ("player-other", "/{lang}/players/bob/"),
     ]
 
 

@@ -71,3 +71,30 @@ def test_collection_operations(api):
     api("PUT", "/api/collection/", body={"cards": CARDS})
     api("GET", "/api/collection/")
     api("POST", "/api/collection/booster/")
+
+
+def test_tournament_penalty_operations(api, alice, bob):
+    """A judge's penalty (tournaments/penalties.py) and the list, as the schema says."""
+    import datetime
+
+    from decks import services as deck_services
+    from tests.decks.test_pages import LACI, colony
+    from tournaments import services as tournament_services
+
+    event = tournament_services.create_tournament(
+        alice, name="Schema Cup", date=datetime.date(2026, 12, 1)
+    )
+    for user in (alice, bob):
+        deck = deck_services.save_deck(user, name="c", cards=colony(LACI))
+        tournament_services.check_in(tournament_services.register(event, user, deck), user)
+    tournament_services.start(event, alice)
+    ref = {"id": event.pk}
+    body = {"player": "bob", "penalty": "game_loss", "infraction": "slow_play", "note": "n"}
+    status, penalty = api(
+        "POST", "/api/tournaments/{id}/penalties/", path_parameters=ref, body=body
+    )
+    assert status == 201 and penalty["match"] is None and penalty["applied"] is False
+    api("POST", "/api/tournaments/{id}/penalties/", path_parameters=ref, body={"player": "bob"})
+    status, rows = api("GET", "/api/tournaments/{id}/penalties/", path_parameters=ref)
+    assert status == 200 and [row["penalty"] for row in rows] == ["game_loss"]
+    api("GET", "/api/tournaments/{id}/", path_parameters=ref)

@@ -2,11 +2,13 @@
 description, tournament (event) name, username. Descriptions are Markdown (kgk|markdown)."""
 
 import datetime
+from urllib.parse import quote
 
 import pytest
 
 from decks import services as deck_services
 from tests.decks.test_pages import LACI, colony
+from tournaments import penalties
 from tournaments import services as tournament_services
 
 PAYLOAD = '<script>alert("xss")</script><img src=x onerror=alert(1)>'
@@ -35,6 +37,10 @@ def hostile(catalogue, mallory):
     event = tournament_services.create_tournament(
         mallory, name=PAYLOAD, date=datetime.date(2026, 12, 1)
     )
+    # mallory plays in her own event: her page lists it with the deck's name; a judge's
+    # note on her penalty is shown on the dashboard and her pages
+    reg = tournament_services.register(event, mallory, deck)
+    penalties.give_penalty(reg, mallory, "warning", "other", PAYLOAD)
     return deck, event
 
 
@@ -54,6 +60,7 @@ def test_user_written_fields_render_inert_on_every_page(client, hostile, mallory
         f"/{lang}/tournaments/{event.pk}/",
         f"/{lang}/tournaments/{event.pk}/dashboard/",
         f"/{lang}/tournaments/{event.pk}/standings/",
+        f"/{lang}/players/{quote(mallory.username)}/",
     ]
     for url in urls:
         response = client.get(url)
