@@ -256,10 +256,10 @@
     panel.sort((x, y) => (order.indexOf(x.kind) + 1 || 99) - (order.indexOf(y.kind) + 1 || 99));
     parts.push(...panel.map((a) => {
       let cls = `kind-${a.kind}`;
-      // the highlighted choice is a safe one: keeping a hand, confirming, or passing where
-      // no card is to be picked (passing a shot or a defence would throw it away)
-      const picking = Object.keys(acts).length > 0;
-      if (a.kind === "keep" || (a.kind === "pass" && !picking) || (a.kind === "done" && pending.decision !== "main")) cls += " primary";
+      // the highlighted choice is a safe one: keeping a hand, confirming, passing a window
+      // (not playing an interrupt) - but not passing a shot, which throws the shot away
+      const throwsAway = a.kind === "pass" && pending.decision === "fire";
+      if (a.kind === "keep" || (a.kind === "pass" && !throwsAway) || (a.kind === "done" && pending.decision !== "main")) cls += " primary";
       if (a.kind === "end_turn") cls += " end-turn";
       return button(a, cards, cls, true);
     }));
