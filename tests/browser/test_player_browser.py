@@ -19,20 +19,10 @@ from tournaments.models import Penalty
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 from .browser_kit import PASSWORD, log_in  # noqa: E402
+from .test_tournament_browser import colony  # noqa: E402
 from .test_walkthrough import SHOTS, SIZES, check_page  # noqa: E402
 
 NAMES = ["annamaria_kovacs", "bob", "cyd", "dan"]
-LACI = ["xeno", "insectoid", "zarg", "space_shark"]  # R 20 EX-1
-
-
-def colony(cards, races=LACI, total=45):
-    pools = {race: list(cards.filter(race=race).order_by("code")) for race in races}
-    entries, turn = [], 0
-    while sum(n for _, n in entries) < total:
-        card = pools[races[turn % len(races)]].pop(0)
-        entries.append((card.code, min(3, total - sum(n for _, n in entries))))
-        turn += 1
-    return entries
 
 
 @pytest.fixture
