@@ -132,7 +132,7 @@
     let letters = 0;
     units.forEach((u, i) => {
       const rest = word.length - letters;
-      if (breaks.has(i) && letters >= 2 && rest >= 3) out += "\u00ad";
+      if (breaks.has(i) && letters >= 2 && rest >= 2) out += "\u00ad"; // "ke-men-ce"
       out += u;
       letters += u.length;
     });
