@@ -153,7 +153,7 @@ def game(request, pk):
 
 def _rematch(match, viewer):
     """The lobby form's fields for another game against the same bot with the same deck."""
-    if viewer is None:
+    if viewer is None or match.multiplayer:
         return None
     seats = {s.seat: s for s in match.seats.all()}
     mine, other = seats.get(viewer), seats.get(1 - viewer)
@@ -166,7 +166,8 @@ def replay(request, pk):
     match = _match_or_404(pk)
     viewer = selectors.viewer_seat(match, request.user)
     seat = request.GET.get("seat")
-    seat = int(seat) if seat in ("0", "1") else (viewer if viewer is not None else 0)
+    seats = [str(s) for s in range(match.seat_count)]
+    seat = int(seat) if seat in seats else (viewer if viewer is not None else 0)
     context = {
         "match": match,
         "seat": seat,
