@@ -169,6 +169,9 @@ def _names(seen: dict) -> dict:
                 walk(value)
 
     walk(seen)
+    # the seats' names: a table's actions name a player (an attack's target, R 17.1.2;
+    # "the opponent" chosen, R 17.1.3)
+    found["players"] = [p["name"] for p in seen.get("players", [])]
     return found
 
 

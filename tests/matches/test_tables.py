@@ -144,7 +144,9 @@ def test_a_player_who_concedes_at_a_table_leaves_a_bot_and_the_game_ends_ranked(
             seed=5,
         )
     a = client_for(alice)
-    answer = post(a, f"/api/matches/{match.pk}/concede/", capture=django_capture_on_commit_callbacks)
+    answer = post(
+        a, f"/api/matches/{match.pk}/concede/", capture=django_capture_on_commit_callbacks
+    )
     assert answer.status_code == 200
     match.refresh_from_db()
     assert match.seats.get(seat=0).stand_in == "heuristic"
