@@ -425,6 +425,7 @@ def ui() -> dict:
         # a table of three to six (R 17.1)
         "table_of": _("Table of %(n)s"),
         "their_turn": _("their turn"),
+        "deciding": _("deciding"),
         "can_attack": _("your neighbour: you may attack"),
         "out": _("eliminated"),
         "out_by": _("eliminated by %(name)s"),

@@ -476,6 +476,7 @@
       badges.push(el("span", { class: "badge out", text: record ? fmt(S.ui.out_by, { name: opts.playerName(record.by) }) : S.ui.out }));
     } else {
       if (view.active === seat) badges.push(el("span", { class: "badge turn", text: S.ui.their_turn }));
+      if (deciding && view.active !== seat) badges.push(el("span", { class: "badge turn", text: S.ui.deciding }));
       if (attackable.includes(seat)) badges.push(el("span", { class: "badge neighbour", text: S.ui.can_attack }));
     }
     const ships = (p.hangar || []).length;

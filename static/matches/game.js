@@ -185,8 +185,8 @@
     renderPanel(cards, acts);
     renderResult();
     const leave = document.getElementById("concede");
-    const mine = (state.players || []).find((x) => x.seat === me());
-    leave.hidden = !(state.status === "active" && me() !== null && !(mine && mine.stand_in));
+    const seated = (state.players || []).find((x) => x.seat === me());
+    leave.hidden = !(state.status === "active" && me() !== null && !(seated && seated.stand_in));
     if (state.seat_count > 2) leave.textContent = S.ui.leave_table; // a bot plays on for you
     document.getElementById("stops").hidden = state.status !== "active" || me() === null;
     maybeAutoPass();
