@@ -154,6 +154,26 @@ def test_a_player_who_concedes_at_a_table_leaves_a_bot_and_the_game_ends_ranked(
     assert sorted(match.ranking) == [0, 1, 2] and match.winner_seat == match.ranking[0]
     result = a.get(f"/api/matches/{match.pk}/").json()["result"]
     assert result["ranking"] == match.ranking and result["reason"] == "elimination"
+    # replays as for two players, from any seat of the table
+    replay = a.get(f"/api/matches/{match.pk}/replay/?seat=2")
+    assert replay.status_code == 200 and len(replay.json()["steps"]) == match.version
+    assert a.get(f"/api/matches/{match.pk}/replay/?seat=3").status_code == 400
+    page = Client().get(f"/en/play/{match.pk}/replay/?seat=2")
+    assert page.status_code == 200 and b'id="seat-2"' in page.content
+
+
+def test_a_table_s_actions_name_the_player_they_aim_at():
+    """R 17.1.2: an attack names which neighbour; R 17.1.3: "the opponent" is a player's
+    name, never a seat number."""
+    from matches.presentation import action_label
+
+    names = {"players": ["Anna", "Béla", "Cili"]}
+    attack = {"id": "attack:colony:p2", "kind": "attack", "target": "colony", "player": 2}
+    assert action_label(attack, "main", names, "en") == "Attack the colony of Cili"
+    assert action_label(attack, "main", names, "hu").endswith("Cili ellen")
+    chosen = {"id": "choose:1", "kind": "choose", "value": 1}
+    assert action_label(chosen, "opponent", names, "en") == "The opponent is Béla"
+    assert "Béla" in action_label(chosen, "opponent", names, "hu")
 
 
 def test_a_player_out_of_time_at_a_table_is_passed_by_the_clock_not_the_game(four):
