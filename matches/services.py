@@ -679,7 +679,10 @@ def play_bot_move(match_id: int, version: int) -> ActionRequest | None:
     match = Match.objects.filter(pk=match_id).first()
     if match is None or match.status != Match.ACTIVE or match.version != version:
         return None
-    if not match.seats.filter(bot="", stand_in="").exists():
+    if match.multiplayer or not match.seats.filter(bot="", stand_in="").exists():
+        # A table (R 17.1): the bots' decisions between two people's come in batches too
+        # (one task round trip per decision queued every person's move behind them);
+        # the batches stop at the first decision of a person.
         play_bot_game(match_id, version)
         return None
     seat = match.seats.filter(seat=match.deciding_seat).first()
@@ -694,7 +697,8 @@ def play_bot_move(match_id: int, version: int) -> ActionRequest | None:
 
 
 def play_bot_game(match_id: int, version: int) -> int:
-    """Play a bot-against-bot match from `version` in batches; return the decisions applied.
+    """Play the bots of a match from `version` in batches (to the end of a bot-against-bot
+    game, or to a person's decision at a table); return the decisions applied.
 
     Each batch is one transaction with the match row locked, like the drain: every move is
     stored as an applied `ActionRequest` with the usual `bot:<version>` id, so a worker
@@ -728,6 +732,7 @@ def _play_bot_batch(match_id: int, version: int) -> tuple[int, int, bool]:
             return 0, version, False  # the bot's choice was refused: stop, the sweep retries
         stored = _save_position(match, seats, banks, state, events, now)
         more = match.status == Match.ACTIVE and match.deciding_seat is not None
+        more = more and bool(seats[match.deciding_seat].playing_bot)  # a person decides: stop
         more = more and requests[-1].status == ActionRequest.APPLIED  # no refused bot move
         # The last batch queues the next bot move as the drain does; between batches the
         # loop goes on itself (a queued task would only find the version moved on).
@@ -745,6 +750,8 @@ def _play_bot_decisions(match, seats, state, now):
         if match.status != Match.ACTIVE or waiting is None:
             break
         seat = seats[waiting.player]
+        if not seat.playing_bot:  # a person's decision (a table's batches stop here)
+            break
         bot = make_bot(seat.playing_bot, seed=f"{match.seed}:{match.version}")
         request = ActionRequest(
             match=match,
