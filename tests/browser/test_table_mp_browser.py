@@ -52,6 +52,7 @@ def test_three_people_join_a_table_of_four_and_play_it_to_the_end(new_page, live
             page.click(f"#open-challenges {item} button.join")
         expect(page.locator(f"#my-tables {item}")).to_be_visible()
     shot(bob, "lobby-phone-hu")
+    shot(carol, "lobby-desktop-hu")
     alice.reload()
     expect(alice.locator(f"#my-tables {item}")).to_contain_text("bob")
     shot(alice, "lobby-desktop-en")
@@ -81,6 +82,17 @@ def test_three_people_join_a_table_of_four_and_play_it_to_the_end(new_page, live
     no_horizontal_scroll(bob)
     shot(alice, "table-desktop-en")
     shot(bob, "table-phone-hu")
+    shot(carol, "table-desktop-hu")
+    # a spectator (not logged in, a phone, English) sees the four colonies and no centre
+    watcher = new_page(**PHONE)
+    watcher.goto(f"{live_server.url}/en/play/{table.pk}/")
+    expect(watcher.locator("#table-strips .strip")).to_have_count(3)
+    state = watcher.evaluate("window.KGKGame.state()")
+    assert state["you"] is None and state["legal_actions"] == []
+    assert all(p["centre"] is None for p in state["view"]["players"])
+    assert watcher.locator("#hand .card").count() == 0
+    no_horizontal_scroll(watcher)
+    shot(watcher, "table-phone-en-spectator")
     # each person makes a few decisions when it is theirs (the others' pages follow)
     made = 0
     for _ in range(60):
@@ -111,5 +123,5 @@ def test_three_people_join_a_table_of_four_and_play_it_to_the_end(new_page, live
     expect(alice.locator("#table-strips .badge.rank")).to_have_count(3)
     shot(alice, "table-end-desktop-en")
     shot(bob, "table-end-phone-hu")
-    for page, _seat in pages:
+    for page in (alice, bob, carol, watcher):
         assert not page.js_errors, page.js_errors
