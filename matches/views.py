@@ -104,14 +104,27 @@ def _deck_from_post(request):
     )
 
 
+# the two-player forms, then a table's (R 17.1): open, join, leave, start
+LOBBY_ACTIONS = (
+    "bot",
+    "challenge",
+    "accept",
+    "decline",
+    "cancel",
+    "table",
+    "join",
+    "leave",
+    "start",
+)
+
+
 def _lobby_post(request) -> Match | None:
     action = request.POST.get("action", "")
     bot = request.POST.get("bot", "")
     if action.startswith("bot-"):  # the lobby's two bot buttons (no script: a CSP is coming)
         action, bot = "bot", action.removeprefix("bot-")
-    if action not in ("bot", "challenge", "accept", "decline", "cancel", "table", "join"):
-        if action not in ("leave", "start"):
-            raise BadRequest("BAD_ACTION", _("Unknown lobby action."))
+    if action not in LOBBY_ACTIONS:
+        raise BadRequest("BAD_ACTION", _("Unknown lobby action."))
     deck = _deck_from_post(request)
     ruleset = request.POST.get("ruleset") or "original"
     if action == "bot":

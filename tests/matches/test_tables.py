@@ -196,3 +196,36 @@ def test_a_player_out_of_time_at_a_table_is_passed_by_the_clock_not_the_game(fou
     assert match.status == Match.ACTIVE
     assert match.seats.get(seat=deciding).stand_in == "heuristic"
     assert match.decision_deadline > timezone.now()  # the stand-in is not charged to the bank
+
+
+def test_the_lobby_forms_open_join_and_start_a_table(four):
+    """The lobby without a script: open a table, join it, start it; a wrong step is a
+    clear message in the page's language, never a 500."""
+    (alice, bob, carol, _), decks = four
+    a, b, c = client_for(alice), client_for(bob), client_for(carol)
+    bad = a.post("/en/play/", {"action": "table", "seats": "9", "deck": decks[0].pk})
+    assert bad.status_code == 400 and b"A table seats three to six players." in bad.content
+    opened = a.post("/en/play/", {"action": "table", "seats": "3", "deck": decks[0].pk})
+    assert opened.status_code == 302
+    table = Match.objects.get(status=Match.OPEN)
+    assert table.seat_count == 3
+    assert b"my-tables" in a.get("/en/play/").content
+    joined = b.post("/hu/play/", {"action": "join", "match": table.pk, "deck": decks[1].pk})
+    assert joined.status_code == 302
+    early = b.post("/hu/play/", {"action": "start", "match": table.pk})
+    assert early.status_code == 403
+    assert "Csak a házigazda indíthatja el" in early.content.decode()
+    left = b.post("/hu/play/", {"action": "leave", "match": table.pk})
+    assert left.status_code == 302 and table.seats.filter(user=bob).count() == 0
+    c.post("/en/play/", {"action": "join", "match": table.pk, "deck": decks[2].pk})
+    started = a.post("/en/play/", {"action": "start", "match": table.pk})
+    assert started.status_code == 302 and started["Location"].endswith(f"/play/{table.pk}/")
+    table.refresh_from_db()
+    assert table.status == Match.ACTIVE
+    assert [(s.user_id, s.bot) for s in table.seats.order_by("seat")] == [
+        (alice.pk, ""),
+        (carol.pk, ""),
+        (None, "heuristic"),
+    ]
+    page = c.get(f"/en/play/{table.pk}/")
+    assert page.status_code == 200
