@@ -229,3 +229,22 @@ def test_the_lobby_forms_open_join_and_start_a_table(four):
     ]
     page = c.get(f"/en/play/{table.pk}/")
     assert page.status_code == 200
+
+
+def test_the_clock_sweep_wakes_a_stand_in_bot_that_was_left_waiting(four):
+    """A lost bot task of a stand-in is found by the sweep like a bot seat's (the table never
+    hangs on a player who left)."""
+    from matches.clocks_sweep import sweep
+
+    users, decks = four
+    match = services.create_match(
+        players=users[:3],
+        colonies=[legal_colony(40 + i) for i in range(3)],
+        bots=[None] * 3,
+        decks=decks[:3],
+        seed=8,
+    )
+    assert sweep()["bots"] == []
+    match.seats.filter(seat=match.deciding_seat).update(stand_in="heuristic")
+    Match.objects.filter(pk=match.pk).update(updated=timezone.now() - timedelta(seconds=30))
+    assert sweep()["bots"] == [match.pk]
