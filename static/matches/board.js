@@ -468,13 +468,13 @@
     const p = view.players[seat];
     const out = isOut(view, seat);
     const deciding = view.pending && view.pending.player === seat;
-    const classes = ["strip", out ? "out" : "", view.active === seat && !out ? "active" : "", deciding ? "deciding" : "", seat === other ? "focus" : "", attackable.includes(seat) ? "neighbour" : ""];
+    const classes = ["strip", out ? "out" : "", view.active === seat && !out && !ranking ? "active" : "", deciding ? "deciding" : "", seat === other ? "focus" : "", attackable.includes(seat) ? "neighbour" : ""];
     const badges = [];
     if (ranking) badges.push(el("span", { class: "badge rank", text: fmt(S.ui.place, { n: ranking.indexOf(seat) + 1 }) }));
     if (out) {
       const record = view.table.eliminated.find((r) => r.seat === seat);
       badges.push(el("span", { class: "badge out", text: record ? fmt(S.ui.out_by, { name: opts.playerName(record.by) }) : S.ui.out }));
-    } else {
+    } else if (!ranking) { // the game is over: nobody's turn
       if (view.active === seat) badges.push(el("span", { class: "badge turn", text: S.ui.their_turn }));
       if (deciding && view.active !== seat) badges.push(el("span", { class: "badge turn", text: S.ui.deciding }));
       if (attackable.includes(seat)) badges.push(el("span", { class: "badge neighbour", text: S.ui.can_attack }));
