@@ -2,9 +2,11 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/kgk .venv/bin/python bench/matches_bench.py \
         [--games 50] [--seconds 60] [--think 1.0] [--workers 2] [--server uvicorn|daphne]
-        [--latency-only]
+        [--latency-only] [--seats 4] [--port 8765] [--redis redis://127.0.0.1:6379/4]
+        [--db-name kgk_bench_matches]
 
 Uses its own database `kgk_bench_matches` (dropped and recreated) and Redis DB 4 (flushed),
+or --db-name / --redis / --port of its own, so two engineers' runs do not collide;
 a real ASGI server (uvicorn by default, one process), real Celery worker processes
 (`--pool=solo`) and a beat. Phases:
 
@@ -19,6 +21,11 @@ a real ASGI server (uvicorn by default, one process), real Celery worker process
    is applied (a driver in this process); applied actions per second of that worker.
 3. clocks: 20 games with a 2 s decision limit that nobody plays; the beat's default move
    request time minus the decision deadline = lateness.
+
+--seats 3..6 (issue 17): every game of phase 1 is a multiplayer table (R 17.1) of two
+simulated people (seats 0 and 1, the two sockets measured) and bots in the other seats;
+"both" is then the later of the two people's sockets, the bots' moves in between are the
+worker's as in a real table.
 
 Goals (issue 5): p50 <= 30 ms, p95 <= 100 ms; >= 100 applied actions/s per worker process;
 resync p95 <= 300 ms; a timeout at most 2 s late.
@@ -92,6 +99,7 @@ SERVERS = {
 
 def start_web(db_url, server="uvicorn"):
     command = [sys.executable, *SERVERS[server]]
+    command = [str(PORT) if part == "8765" else part for part in command]  # --port
 
     def ready(_path):
         try:
@@ -149,13 +157,24 @@ def make_players(count):
     return users
 
 
-def create_games(players, n, **kw):
+def create_games(players, n, seats=2, **kw):
+    """Two people per game; with seats > 2 a table (R 17.1) whose other seats are bots."""
     from matches import services
 
     games = []
     for g in range(n):
         (a, _, ca), (b, _, cb) = players[2 * g], players[2 * g + 1]
-        games.append(services.create_match(players=(a, b), colonies=(ca, cb), seed=g, **kw).pk)
+        bots = seats - 2
+        games.append(
+            services.create_match(
+                players=(a, b, *[None] * bots),
+                colonies=(ca, cb, *[ca] * bots),
+                bots=(None, None, *["heuristic"] * bots),
+                decks=(None,) * seats,
+                seed=g,
+                **kw,
+            ).pk
+        )
     return games
 
 
@@ -414,6 +433,7 @@ def summary(name, samples):
 
 
 def main():
+    global PORT, HOST, REDIS
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60)
@@ -421,10 +441,15 @@ def main():
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--server", choices=sorted(SERVERS), default="uvicorn")
     parser.add_argument("--latency-only", action="store_true", help="phase 1 only")
+    parser.add_argument("--seats", type=int, default=2, help="3-6: phase 1 plays tables (R 17.1)")
+    parser.add_argument("--port", type=int, default=PORT, help="the web server's own port")
+    parser.add_argument("--redis", default=REDIS, help="a Redis DB of its own (flushed)")
+    parser.add_argument("--db-name", default="kgk_bench_matches", help="dropped and recreated")
     args = parser.parse_args()
+    PORT, HOST, REDIS = args.port, f"127.0.0.1:{args.port}", args.redis
     OUT.mkdir(exist_ok=True)
     source = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/kgk")
-    db_url = bench_url(source, "kgk_bench_matches")
+    db_url = bench_url(source, args.db_name)
     recreate_database(db_url)
     import redis
 
@@ -435,13 +460,14 @@ def main():
     try:
         processes.append(start_web(db_url, args.server))
         processes += [start_worker(db_url, i) for i in range(args.workers)]
-        games = create_games(players[: 2 * args.games], args.games)
+        games = create_games(players[: 2 * args.games], args.games, seats=args.seats)
         sessions = [session for _u, session, _c in players[: 2 * args.games]]
         cpu_before = {name: cpu_seconds(p.pid) for name, p in named(processes)}
         own_before, wall_before = time.process_time(), time.perf_counter()
         stats = asyncio.run(human_phase(games, sessions, args.seconds, args.think))
         wall = time.perf_counter() - wall_before
-        print(f"phase 1: {args.games} games, {args.workers} workers, think {args.think} s")
+        print(f"phase 1: {args.games} games of {args.seats} seats (2 people), "
+              f"{args.workers} workers, think {args.think} s")  # fmt: skip
         shares = {
             name: (cpu_seconds(p.pid) - cpu_before[name]) / wall for name, p in named(processes)
         }

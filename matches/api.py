@@ -138,9 +138,18 @@ def match_list(request):
     if not isinstance(ruleset, str):
         raise BadRequest("UNKNOWN_RULESET", "ruleset is a name, e.g. 'original'.")
     services.engine_ruleset(ruleset)
-    match = services.challenge(
-        request.user, _my_deck(request, data), opponent=_opponent(data), bot=bot, ruleset=ruleset
-    )
+    seats = data.get("seats", 2)
+    if seats == 2:
+        match = services.challenge(
+            request.user, _my_deck(request, data), opponent=_opponent(data), bot=bot,
+            ruleset=ruleset,
+        )  # fmt: skip
+    else:  # an open table for three to six (R 17.1): players join, the host starts it
+        if bot is not None or _opponent(data) is not None:
+            raise BadRequest("BAD_TABLE", "A table is open to all: bots fill its empty seats.")
+        match = services.open_table(
+            request.user, _my_deck(request, data), seats=seats, ruleset=ruleset
+        )
     viewer = selectors.viewer_seat(match, request.user)
     return Response(selectors.match_payload(match, viewer), status=status.HTTP_201_CREATED)
 
@@ -156,8 +165,9 @@ def _lobby_action(name):
     def view(request, pk):
         _require_login(request)
         match = selectors.get_match(pk)
-        if name == "accept":
-            match = services.accept(match, request.user, _my_deck(request, _body(request)))
+        if name in ("accept", "join_table"):
+            deck = _my_deck(request, _body(request))
+            match = getattr(services, name)(match, request.user, deck)
         else:
             match = getattr(services, name)(match, request.user)
         return Response(selectors.match_payload(match, selectors.viewer_seat(match, request.user)))
@@ -170,6 +180,9 @@ match_accept = _lobby_action("accept")
 match_decline = _lobby_action("decline")
 match_cancel = _lobby_action("cancel")
 match_concede = _lobby_action("concede")
+match_join = _lobby_action("join_table")
+match_leave = _lobby_action("leave_table")
+match_start = _lobby_action("start_table")
 
 
 @match_api(["POST"])
@@ -245,6 +258,8 @@ def match_events(request, pk):
 def match_replay(request, pk):
     match = selectors.get_match(pk)
     seat = request.query_params.get("seat", "0")
-    if seat not in ("0", "1"):
-        raise BadRequest("BAD_SEAT", "seat must be 0 or 1.")
+    if seat not in [str(s) for s in range(match.seat_count)]:
+        raise BadRequest(
+            "BAD_SEAT", f"seat must be a seat number from 0 to {match.seat_count - 1}."
+        )
     return Response(selectors.replay(match, int(seat)))

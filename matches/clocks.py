@@ -54,11 +54,16 @@ def arm(match, seats, now) -> None:
     if match.deciding_seat is None or match.status != match.ACTIVE:
         match.decision_started = match.decision_deadline = None
         return
-    bank = seats[match.deciding_seat].time_bank
+    seat = seats[match.deciding_seat]
+    # A bot standing in for a player who left a table (services._stand_in) is not charged
+    # to their empty bank: it gets the decision limit, as a safety net only.
+    bank = match.decision_limit if getattr(seat, "stand_in", "") else seat.time_bank
     match.decision_started = now
     match.decision_deadline = now + timedelta(seconds=min(match.decision_limit, bank))
 
 
 def bank_empty(match, seats, now) -> bool:
     seat = seats[match.deciding_seat]
+    if getattr(seat, "stand_in", ""):
+        return False
     return seat.time_bank - (now - match.decision_started).total_seconds() <= 0.001

@@ -35,7 +35,7 @@ def sweep() -> dict:
     bot_decides = Seat.objects.filter(match=OuterRef("pk"), seat=OuterRef("deciding_seat"))
     idle_bots = list(
         Match.objects.filter(status=Match.ACTIVE, updated__lte=now - STUCK_AFTER)
-        .filter(Exists(bot_decides.exclude(bot="")))
+        .filter(Exists(bot_decides.exclude(bot="", stand_in="")))
         .values_list("pk", "version", "deciding_seat")[:500]
     )
     for match_id, version, _seat in idle_bots:

@@ -12,7 +12,10 @@ class Match(models.Model):
     INVITED, OPEN, ACTIVE = "invited", "open", "active"
     FINISHED, ABORTED, NEEDS_JUDGE = "finished", "aborted", "needs_judge"
     STATUSES = [(s, s) for s in (INVITED, OPEN, ACTIVE, FINISHED, ABORTED, NEEDS_JUDGE)]
-    RESULTS = [(r, r) for r in ("colony", "concede", "timeout", "judge", "turn_limit")]
+    RESULTS = [
+        (r, r) for r in ("colony", "concede", "timeout", "judge", "turn_limit", "elimination")
+    ]
+    MIN_SEATS, MAX_SEATS = 2, 6  # R 17.1: a multiplayer table seats three to six colonies
 
     status = models.CharField(max_length=12, choices=STATUSES, default=ACTIVE, db_index=True)
     ruleset = models.CharField(max_length=20, default="original")
@@ -30,6 +33,11 @@ class Match(models.Model):
     result = models.CharField(max_length=12, choices=RESULTS, blank=True)
     result_reason = models.CharField(max_length=200, blank=True)
     casual = models.BooleanField(default=True)
+    # How many seats the table has (2, or 3-6 for a multiplayer table, R 17.1); an open
+    # table has that many Seat rows, the empty ones without a user until it starts.
+    seat_count = models.PositiveSmallIntegerField(default=2)
+    # A multiplayer game's final ranking, seats best first (R 17.1.6, AMB-44); [] otherwise.
+    ranking = models.JSONField(default=list, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -56,6 +64,10 @@ class Match(models.Model):
     def is_over(self) -> bool:
         return self.status in (self.FINISHED, self.ABORTED, self.NEEDS_JUDGE)
 
+    @property
+    def multiplayer(self) -> bool:
+        return self.seat_count > 2
+
 
 class Seat(models.Model):
     BOTS = [("", "human"), ("random", "random"), ("heuristic", "heuristic")]
@@ -75,6 +87,9 @@ class Seat(models.Model):
     )
     colony = models.JSONField(default=list, blank=True)  # 45 card codes, frozen (R 9)
     time_bank = models.FloatField(default=0)  # seconds left
+    # At a multiplayer table a player who leaves (concedes, or runs out of time) leaves a
+    # bot playing their colony on, so the table never waits for them (docs/rulings.md).
+    stand_in = models.CharField(max_length=12, choices=BOTS, blank=True)
 
     class Meta:
         ordering = ["seat"]
@@ -88,6 +103,11 @@ class Seat(models.Model):
         if self.bot:
             return f"{self.bot} bot"
         return self.user.get_username() if self.user_id else "?"
+
+    @property
+    def playing_bot(self) -> str:
+        """The bot that makes this seat's decisions ("" when its player decides)."""
+        return self.bot or self.stand_in
 
 
 class ActionRequest(models.Model):

@@ -187,6 +187,11 @@ def decisions() -> dict:
         "copy_event": (_("Copy an event"), _("Click the event you copy."), "R 12"),
         "mode": (_("Choose a mode"), _("The card offers several effects: choose one."), "R 12"),
         "target": (_("Choose a target"), _("Click the target of the effect."), "R 12"),
+        "opponent": (
+            _("Choose the opponent"),
+            _("The card says “the opponent”: choose which of your neighbours it means."),
+            "R 17.1.3",
+        ),
     }
     return {k: {"title": t, "help": h, "rule": r} for k, (t, h, r) in d.items()}  # fmt: skip
 
@@ -239,6 +244,8 @@ def actions() -> dict:
         "choose.return_to_centre": _("Back to the centre"),
         "choose.copy_event": _("Copy this event"),
         "choose.target": _("Target this card"),
+        "choose.opponent": _("The opponent is %(player)s"),
+        "attack.player": _("%(attack)s of %(player)s"),
         "choose.mode": _("Mode %(n)s"),
     }
 
@@ -311,6 +318,7 @@ def events() -> dict:
         "move_to.ship": _("%(card)s goes aboard a ship"),
         "hidden_card": _("a face-down card"),
         "mulligan_back": _("%(player)s shuffles the opening hand back"),
+        "eliminated": _("%(player)s is eliminated by %(by)s"),
     }
 
 
@@ -337,6 +345,7 @@ def reasons() -> dict:
         "timeout": _("out of time"),
         "judge": _("judge decision"),
         "turn_limit": _("turn limit"),
+        "elimination": _("the last colony left — R 17.1.6"),
         "needs_judge": _("time is up: a judge decides (R 18.4)"),
     }
 
@@ -413,6 +422,18 @@ def ui() -> dict:
         "replay": _("Watch the replay"),
         "last_step": _("Last step"),
         "concede_confirm": _("Concede this game?"),
+        # a table of three to six (R 17.1)
+        "table_of": _("Table of %(n)s"),
+        "their_turn": _("their turn"),
+        "deciding": _("deciding"),
+        "can_attack": _("your neighbour: you may attack"),
+        "out": _("eliminated"),
+        "out_by": _("eliminated by %(name)s"),
+        "place": _("%(n)s. place"),
+        "ranking": _("Ranking"),
+        "stand_in": _("%(name)s (a bot plays on)"),
+        "leave_table": _("Let a bot play for me"),
+        "leave_confirm": _("Leave the table? A bot plays your colony to the end."),
         "sent": _("Sent…"),
         "live": _("live"),
         "polling": _("reconnecting (updates by polling)"),
@@ -543,17 +564,26 @@ def action_label(action: dict, decision: str | None, names: dict, lang: str) -> 
         zone = zone_words.get(seen.get("zone"), "")
         return f"{name} ({zone})" if zone else name
 
+    players = names.get("players", [])
+
+    def player(seat):
+        return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else ""
+
+    opponent = decision == "opponent" and action["kind"] == "choose"
     words = {
+        "player": player(action.get("value") if opponent else action.get("player")),
         "at": action.get("at"),
         "n": (action.get("ability", action.get("value", 0)) or 0) + 1,
         "ship": card(action.get("ship")),
         "other": card(action.get("b")),
     }
     text = phrases.get(action_key(action, decision), phrases["choose"]) % words
+    if action["kind"] == "attack" and words["player"]:  # a table: whom (R 17.1.2)
+        text = phrases["attack.player"] % {"attack": text, "player": words["player"]}
     subject = action.get("card", action.get("a"))
     if action["kind"] == "fire":
         subject = action.get("target")
-    elif action["kind"] == "choose" and decision != "mode":
+    elif action["kind"] == "choose" and decision not in ("mode", "opponent"):
         subject = action.get("value")
     elif action["kind"] in ("stealth", "heavy_weapons", "ordnance"):
         subject = action.get("ship")

@@ -1,6 +1,6 @@
 """After a commit: each viewer's own projection over the channel layer (at-most-once).
 
-One group per viewer kind (seat 0, seat 1, spectators), so a socket only ever joins the
+One group per viewer kind (each seat, spectators), so a socket only ever joins the
 group its server-side seat allows and only ever receives engine.view projections.
 """
 
@@ -19,7 +19,16 @@ from engine.serialize import load
 from .models import Match
 from .selectors import match_payload, project_event
 
-VIEWERS = (0, 1, None)
+VIEWERS = (0, 1, None)  # a two-player match's viewers; a table has one group per seat
+
+
+def viewers(match: Match) -> tuple:
+    """Every seat of the match, then the spectators."""
+    if match.seat_count == 2:
+        return VIEWERS
+    return (*range(match.seat_count), None)
+
+
 VERSION_TTL = 24 * 3600  # seconds; a game idle for longer is read from the database
 log = logging.getLogger(__name__)
 
@@ -67,7 +76,7 @@ def push_update(match: Match, state, raw_events, seats=None) -> None:
         state = load(match.state)
     messages = [
         (group_name(match.pk, viewer), update_message(match, viewer, state, raw_events, seats))
-        for viewer in VIEWERS
+        for viewer in viewers(match)
     ]
     if isinstance(layer, InMemoryChannelLayer):  # its queues live in the server's own loop
         async_to_sync(_send_all)(layer, messages)
@@ -77,7 +86,7 @@ def push_update(match: Match, state, raw_events, seats=None) -> None:
 
 
 async def _send_all(layer, messages):
-    """One hop into the event loop for all three groups (not one per group), sent side by
+    """One hop into the event loop for every group (not one per group), sent side by
     side so that their Redis round trips overlap."""
     await asyncio.gather(
         *(

@@ -56,6 +56,7 @@ def list_item(match: Match, user) -> dict:
             (s.seat for s in seats if user.is_authenticated and s.user_id == user.pk), None
         ),
         "players": [_player(s) for s in seats],
+        "seat_count": match.seat_count,
         "result": _result(match),
         "created": match.created.isoformat(),
     }
@@ -68,23 +69,32 @@ def list_item_player(seat) -> dict:
 
 def _player(seat) -> dict:
     name = seat.display_name if (seat.user_id or seat.bot) else None
-    return {"seat": seat.seat, "name": name, "bot": seat.bot or None}
+    return {
+        "seat": seat.seat,
+        "name": name,
+        "bot": seat.bot or None,
+        # a bot plays on for a player who left a multiplayer table (services._stand_in)
+        "stand_in": bool(seat.stand_in),
+    }
 
 
 def _result(match: Match):
     if match.status == Match.FINISHED:
-        return {
+        result = {
             "winner_seat": match.winner_seat,
             "reason": match.result,
             "detail": match.result_reason,
         }
+        if match.multiplayer:  # every seat, best first (R 17.1.6); two players: the winner
+            result["ranking"] = list(match.ranking)
+        return result
     if match.status == Match.NEEDS_JUDGE:
         return {"winner_seat": None, "reason": "needs_judge", "detail": match.result_reason}
     return None
 
 
 def match_payload(match: Match, viewer: int | None, state=None, seats=None) -> dict:
-    """GET /api/matches/<id>/ for this viewer (seat 0/1 or None = spectator)."""
+    """GET /api/matches/<id>/ for this viewer (a seat or None = spectator)."""
     if seats is None:
         seats = list(match.seats.select_related("user").order_by("seat"))
     if state is None and match.state:
@@ -108,6 +118,7 @@ def match_payload(match: Match, viewer: int | None, state=None, seats=None) -> d
         "seq": match.seq,
         "you": viewer,
         "players": [_player(s) for s in seats],
+        "seat_count": match.seat_count,
         "clocks": {
             "bank": [round(s.time_bank, 1) for s in seats],
             "decision_deadline": _iso(match.decision_deadline),
@@ -158,6 +169,9 @@ def _names(seen: dict) -> dict:
                 walk(value)
 
     walk(seen)
+    # the seats' names: a table's actions name a player (an attack's target, R 17.1.2;
+    # "the opponent" chosen, R 17.1.3)
+    found["players"] = [p["name"] for p in seen.get("players", [])]
     return found
 
 

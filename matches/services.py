@@ -97,11 +97,17 @@ def create_match(
     casual=True,
     engine_options=None,
 ) -> Match:
-    """An `active` match between two users or bots, the engine game set up (R 10)."""
+    """An `active` match between two to six users or bots, the engine game set up (R 10;
+    three or more: a multiplayer table, R 17.1, casual only)."""
     players, bots, decks = list(players), list(bots), list(decks)
-    if len(players) != 2 or len(colonies) != 2 or len(bots) != 2 or len(decks) != 2:
-        raise BadRequest("BAD_PLAYERS", "A match has exactly two seats.")
-    for seat in (0, 1):
+    count = len(players)
+    if not Match.MIN_SEATS <= count <= Match.MAX_SEATS or not (
+        len(colonies) == len(bots) == len(decks) == count
+    ):
+        raise BadRequest("BAD_PLAYERS", "A match has two to six seats, each with a colony.")
+    if count > 2 and not casual:
+        raise BadRequest("BAD_PLAYERS", "A tournament game has exactly two seats.")
+    for seat in range(count):
         if (players[seat] is None) == (not bots[seat]):
             raise BadRequest("BAD_PLAYERS", f"Seat {seat} needs either a user or a bot.")
         if bots[seat] and bots[seat] not in BOTS:
@@ -115,9 +121,10 @@ def create_match(
             seed=secrets.randbits(62) if seed is None else seed,
             starting_player=starting_player,
             casual=casual,
+            seat_count=count,
             game_time_limit=game_time_limit,
             decision_limit=clocks.decision_limit(casual),
-            created_by=players[0] or players[1],
+            created_by=next((p for p in players if p is not None), None),
         )
         seats = [
             Seat.objects.create(
@@ -129,14 +136,15 @@ def create_match(
                 colony=_check_colony(colonies[i], i),
                 time_bank=clocks.initial_bank(game_time_limit),
             )
-            for i in (0, 1)
+            for i in range(count)
         ]
         _start_game(match, seats)
     return match
 
 
 def _start_game(match: Match, seats: list[Seat]) -> None:
-    """Set up the engine game (R 10) for a locked/new match whose two seats have colonies."""
+    """Set up the engine game (R 10, R 17.1) for a locked/new match whose seats all have
+    colonies."""
     ruleset = engine_ruleset(match.ruleset, match.engine_options)
     names = tuple(s.display_name for s in seats)
     events = []
@@ -149,7 +157,7 @@ def _start_game(match: Match, seats: list[Seat]) -> None:
             starting_player=match.starting_player,
             events=events,
         )
-    except ValueError as exc:  # the engine's own R 9 check of both colonies
+    except ValueError as exc:  # the engine's own R 9 check of every colony
         raise Unprocessable("COLONY_NOT_LEGAL", str(exc)) from exc
     now = timezone.now()
     match.status = Match.ACTIVE
@@ -213,9 +221,95 @@ def accept(match: Match, user, deck) -> Match:
                 raise Unprocessable("SELF_CHALLENGE", "You cannot accept your own challenge.")
         else:
             raise Conflict("NOT_OPEN", f"This match is {match.status}; it cannot be accepted.")
+        if match.multiplayer:
+            raise Conflict("A_TABLE", "This is a table for several players: join it instead.")
         seats[1].colony = _own_deck_colony(user, deck, match.ruleset)
         seats[1].user, seats[1].deck = user, deck
         seats[1].save()
+        _start_game(match, seats)
+    return match
+
+
+# --- multiplayer tables (R 17.1): open, join, leave, start ----------------------------------
+
+
+TABLE_BOT = "heuristic"  # fills the empty seats when the host starts; stands in for leavers
+
+
+def open_table(user, deck, *, seats: int, ruleset="original") -> Match:
+    """An open table for `seats` (3-6) colonies: the host takes seat 0 with a legal deck,
+    the others join (`join_table`), the host starts it (`start_table`), bots fill the rest."""
+    _require_user(user)
+    if isinstance(seats, bool) or not isinstance(seats, int) or not 3 <= seats <= Match.MAX_SEATS:
+        raise BadRequest("BAD_SEATS", "A table seats three to six players (R 17.1).")
+    colony = _own_deck_colony(user, deck, ruleset)
+    with transaction.atomic():
+        match = Match.objects.create(
+            status=Match.OPEN,
+            ruleset=ruleset,
+            seed=secrets.randbits(62),
+            created_by=user,
+            seat_count=seats,
+            decision_limit=clocks.decision_limit(True),
+        )
+        Seat.objects.create(match=match, seat=0, user=user, deck=deck, colony=colony)
+        Seat.objects.bulk_create([Seat(match=match, seat=i) for i in range(1, seats)])
+    return match
+
+
+def _open_table(match: Match) -> tuple[Match, list[Seat]]:
+    """The table locked, with its seats; Conflict unless it is an open multiplayer table."""
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    if not match.multiplayer:
+        raise Conflict("NOT_A_TABLE", "This is a game for two: accept it instead.")
+    if match.status != Match.OPEN:
+        raise Conflict("NOT_OPEN", f"This table is {match.status}; it cannot be joined now.")
+    return match, list(match.seats.select_related("user").order_by("seat"))
+
+
+def join_table(match: Match, user, deck) -> Match:
+    """Take the first empty seat of an open table with one of your legal decks (R 9)."""
+    _require_user(user)
+    with transaction.atomic():
+        match, seats = _open_table(match)
+        if any(s.user_id == user.pk for s in seats):
+            raise Conflict("ALREADY_SEATED", "You already have a seat at this table.")
+        free = next((s for s in seats if s.user_id is None and not s.bot), None)
+        if free is None:
+            raise Conflict("TABLE_FULL", "Every seat at this table is taken.")
+        free.colony = _own_deck_colony(user, deck, match.ruleset)
+        free.user, free.deck = user, deck
+        free.save(update_fields=["user", "deck", "colony"])
+    return match
+
+
+def leave_table(match: Match, user) -> Match:
+    """A guest leaves a table before it starts (the host cancels it instead)."""
+    _require_user(user)
+    with transaction.atomic():
+        match, seats = _open_table(match)
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        if mine is None:
+            raise Forbidden("NOT_A_PLAYER", "You have no seat at this table.")
+        if mine.seat == 0:
+            raise Unprocessable("HOST_LEAVES", "The host cancels the table instead of leaving it.")
+        mine.user, mine.deck, mine.colony = None, None, []
+        mine.save(update_fields=["user", "deck", "colony"])
+    return match
+
+
+def start_table(match: Match, user) -> Match:
+    """The host starts the table: each empty seat gets a bot playing a mirror of the host's
+    colony (as a bot opponent does), and the game is set up (R 10, R 17.1.1)."""
+    _require_user(user)
+    with transaction.atomic():
+        match, seats = _open_table(match)
+        if seats[0].user_id != user.pk:
+            raise Forbidden("NOT_THE_HOST", "Only the host can start the table.")
+        for seat in seats:
+            if seat.user_id is None and not seat.bot:
+                seat.bot, seat.colony = TABLE_BOT, _bot_colony(seats[0].colony)
+                seat.save(update_fields=["bot", "colony"])
         _start_game(match, seats)
     return match
 
@@ -229,7 +323,9 @@ def decline(match: Match, user) -> Match:
             raise Conflict("NOT_OPEN", f"This match is {match.status}; nothing to decline.")
         seat_users = set(match.seats.values_list("user_id", flat=True))
         if user.pk not in seat_users:
-            raise Forbidden("NOT_A_PLAYER", "Only the two players can decline or cancel.")
+            raise Forbidden("NOT_A_PLAYER", "Only the players can decline or cancel.")
+        if match.multiplayer and match.created_by_id != user.pk:
+            raise Forbidden("NOT_THE_HOST", "Only the host cancels a table; leave it instead.")
         match.status = Match.ABORTED
         match.finished = timezone.now()
         match.save(update_fields=["status", "finished", "updated"])
@@ -376,16 +472,33 @@ def concede(match: Match, user) -> Match:
             raise Conflict(
                 "GAME_NOT_ACTIVE", f"This match is {match.status}; it cannot be conceded."
             )
+        if match.multiplayer:
+            _stand_in(match, seat)
+            return match
         _finish(match, Match.FINISHED, 1 - seat, "concede", f"seat {seat} conceded")
         match.save()
         _after_commit(match, None, [], finished=True)
     return match
 
 
+def _stand_in(match: Match, seat_no: int) -> None:
+    """A player leaves a multiplayer table (concedes or runs out of time): a bot plays their
+    colony on, so the table never waits for them and they are eliminated as any colony is
+    (AMB-44; docs/rulings.md "Multiplayer decisions"). Called with the match row locked."""
+    seats = list(match.seats.select_related("user").order_by("seat"))
+    seat = seats[seat_no]
+    if not seat.playing_bot:
+        seat.stand_in = TABLE_BOT
+        seat.save(update_fields=["stand_in"])
+    clocks.arm(match, seats, timezone.now())  # a bot's decision: the clock starts afresh
+    match.save(update_fields=["decision_started", "decision_deadline", "updated"])
+    _after_commit(match, None, [], seats=seats)
+
+
 def judge_decide(match: Match, winner_seat: int, reason: str) -> Match:
     """A judge's decision (R 18.4): the only way a timed-out tournament game ends."""
-    if winner_seat not in (0, 1):
-        raise BadRequest("BAD_WINNER", "winner_seat must be 0 or 1 (a game is never a draw).")
+    if isinstance(winner_seat, bool) or winner_seat not in range(match.seat_count):
+        raise BadRequest("BAD_WINNER", "winner_seat must be a seat (a game is never a draw).")
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match.pk)
         if match.status not in (Match.ACTIVE, Match.NEEDS_JUDGE):
@@ -459,7 +572,7 @@ def _relax_commit():
 
 
 POSITION_FIELDS = [
-    "state", "version", "seq", "deciding_seat", "decision", "legal_ids", "status",
+    "state", "version", "seq", "deciding_seat", "decision", "legal_ids", "status", "ranking",
     "winner_seat", "result", "result_reason", "finished", "decision_started",
     "decision_deadline", "updated",
 ]  # fmt: skip
@@ -504,6 +617,8 @@ def _reject(request, code, message):
 
 
 def _note_game_over(match, state):
+    if state.table is not None and state.table["ranking"] is not None:
+        match.ranking = list(state.table["ranking"])  # R 17.1.6
     if state.winner is not None:
         _finish(match, Match.FINISHED, state.winner, state.result or "colony")
     elif state.result is not None:  # e.g. "turn_limit": stopped without a winner
@@ -564,14 +679,17 @@ def play_bot_move(match_id: int, version: int) -> ActionRequest | None:
     match = Match.objects.filter(pk=match_id).first()
     if match is None or match.status != Match.ACTIVE or match.version != version:
         return None
-    if not match.seats.filter(bot="").exists():
+    if match.multiplayer or not match.seats.filter(bot="", stand_in="").exists():
+        # A table (R 17.1): the bots' decisions between two people's come in batches too
+        # (one task round trip per decision queued every person's move behind them);
+        # the batches stop at the first decision of a person.
         play_bot_game(match_id, version)
         return None
     seat = match.seats.filter(seat=match.deciding_seat).first()
-    if seat is None or not seat.bot:
+    if seat is None or not seat.playing_bot:
         return None
     state = load(match.state)
-    bot = make_bot(seat.bot, seed=f"{match.seed}:{version}")
+    bot = make_bot(seat.playing_bot, seed=f"{match.seed}:{version}")
     action = bot.choose(state, seat.seat)
     return _store_request(
         match, seat.seat, f"bot:{version}", version, action.id, origin=ActionRequest.BOT
@@ -579,7 +697,8 @@ def play_bot_move(match_id: int, version: int) -> ActionRequest | None:
 
 
 def play_bot_game(match_id: int, version: int) -> int:
-    """Play a bot-against-bot match from `version` in batches; return the decisions applied.
+    """Play the bots of a match from `version` in batches (to the end of a bot-against-bot
+    game, or to a person's decision at a table); return the decisions applied.
 
     Each batch is one transaction with the match row locked, like the drain: every move is
     stored as an applied `ActionRequest` with the usual `bot:<version>` id, so a worker
@@ -613,6 +732,7 @@ def _play_bot_batch(match_id: int, version: int) -> tuple[int, int, bool]:
             return 0, version, False  # the bot's choice was refused: stop, the sweep retries
         stored = _save_position(match, seats, banks, state, events, now)
         more = match.status == Match.ACTIVE and match.deciding_seat is not None
+        more = more and bool(seats[match.deciding_seat].playing_bot)  # a person decides: stop
         more = more and requests[-1].status == ActionRequest.APPLIED  # no refused bot move
         # The last batch queues the next bot move as the drain does; between batches the
         # loop goes on itself (a queued task would only find the version moved on).
@@ -630,7 +750,9 @@ def _play_bot_decisions(match, seats, state, now):
         if match.status != Match.ACTIVE or waiting is None:
             break
         seat = seats[waiting.player]
-        bot = make_bot(seat.bot, seed=f"{match.seed}:{match.version}")
+        if not seat.playing_bot:  # a person's decision (a table's batches stop here)
+            break
+        bot = make_bot(seat.playing_bot, seed=f"{match.seed}:{match.version}")
         request = ActionRequest(
             match=match,
             seat=seat.seat,
@@ -680,6 +802,9 @@ def _out_of_time(match, seats, now) -> str:
     loser = match.deciding_seat
     clocks.charge(match, seats, loser, now)
     Seat.objects.bulk_update(seats, ["time_bank"])
+    if match.multiplayer:  # the table goes on without them (docs/rulings.md)
+        _stand_in(match, loser)
+        return "stand_in"
     if match.casual:
         _finish(match, Match.FINISHED, 1 - loser, "timeout", f"seat {loser} ran out of time")
     else:  # R 18.4: a tournament game never ends on time; a judge decides
@@ -716,7 +841,7 @@ def _after_commit(match, state, events, finished=False, seats=None, bots=True) -
         except Exception:  # push is at-most-once; clients resync by seq (docs)
             log.exception("push of match %s failed", match.pk)
         if bots and match.status == Match.ACTIVE and match.deciding_seat is not None:
-            if seats[match.deciding_seat].bot:
+            if seats[match.deciding_seat].playing_bot:
                 _queue("bot_move", match.pk, match.version)
         if finished:
             from .signals import match_finished

@@ -42,7 +42,14 @@ def error_message(error: MatchError) -> str:
         "UNKNOWN_BOT": _("Choose the random or the heuristic bot."),
         "RULESET_NOT_PLAYABLE": _("This ruleset cannot be played online yet."),
         "UNKNOWN_RULESET": _("Choose one of the rulesets in the list."),
-        "NOT_A_PLAYER": _("Only the two players can do that."),
+        "NOT_A_PLAYER": _("Only the players of this game can do that."),
+        "BAD_SEATS": _("A table seats three to six players."),
+        "TABLE_FULL": _("Every seat at this table is taken."),
+        "ALREADY_SEATED": _("You already have a seat at this table."),
+        "NOT_THE_HOST": _("Only the host can start or cancel the table."),
+        "HOST_LEAVES": _("The host cancels the table instead of leaving it."),
+        "A_TABLE": _("This is a table for several players: join it."),
+        "NOT_A_TABLE": _("This is a game for two: accept it."),
     }
     return messages.get(error.code, error.detail)
 
@@ -71,7 +78,15 @@ def _lobby_lists(user):
     items = [(m, _with_label(selectors.list_item(m, user))) for m in matches]
     return {
         "invitations": [i for m, i in items if m.status == Match.INVITED and i["you"] == 1],
-        "sent": [i for m, i in items if m.status in (Match.INVITED, Match.OPEN) and i["you"] == 0],
+        "sent": [
+            i
+            for m, i in items
+            if m.status in (Match.INVITED, Match.OPEN) and i["you"] == 0 and not m.multiplayer
+        ],
+        # open tables (R 17.1) you sit at: the host starts or cancels, a guest may leave
+        "tables": [
+            i for m, i in items if m.status == Match.OPEN and m.multiplayer and i["you"] is not None
+        ],
         "open": [i for m, i in items if m.status == Match.OPEN and i["you"] is None],
         "active": [i for m, i in items if m.status in (Match.ACTIVE, Match.NEEDS_JUDGE)],
         "finished": [i for m, i in items if m.status == Match.FINISHED and i["you"] is not None],
@@ -89,12 +104,26 @@ def _deck_from_post(request):
     )
 
 
+# the two-player forms, then a table's (R 17.1): open, join, leave, start
+LOBBY_ACTIONS = (
+    "bot",
+    "challenge",
+    "accept",
+    "decline",
+    "cancel",
+    "table",
+    "join",
+    "leave",
+    "start",
+)
+
+
 def _lobby_post(request) -> Match | None:
     action = request.POST.get("action", "")
     bot = request.POST.get("bot", "")
     if action.startswith("bot-"):  # the lobby's two bot buttons (no script: a CSP is coming)
         action, bot = "bot", action.removeprefix("bot-")
-    if action not in ("bot", "challenge", "accept", "decline", "cancel"):
+    if action not in LOBBY_ACTIONS:
         raise BadRequest("BAD_ACTION", _("Unknown lobby action."))
     deck = _deck_from_post(request)
     ruleset = request.POST.get("ruleset") or "original"
@@ -106,9 +135,22 @@ def _lobby_post(request) -> Match | None:
         if name and opponent is None:
             raise NotFound("NO_SUCH_USER", f"There is no user {name!r}.")
         return services.challenge(request.user, deck, opponent=opponent, ruleset=ruleset)
+    if action == "table":
+        seats = request.POST.get("seats", "")
+        seats = int(seats) if seats.isdigit() else 0
+        services.open_table(request.user, deck, seats=seats, ruleset=ruleset)
+        return None  # back to the lobby: the table waits there for its players
     match = selectors.get_match(request.POST.get("match", ""))
     if action == "accept":
         return services.accept(match, request.user, deck)
+    if action == "join":
+        services.join_table(match, request.user, deck)
+        return None
+    if action == "leave":
+        services.leave_table(match, request.user)
+        return None
+    if action == "start":
+        return services.start_table(match, request.user)
     services.decline(match, request.user)  # decline or cancel: the same service
     return None
 
@@ -153,7 +195,7 @@ def game(request, pk):
 
 def _rematch(match, viewer):
     """The lobby form's fields for another game against the same bot with the same deck."""
-    if viewer is None:
+    if viewer is None or match.multiplayer:
         return None
     seats = {s.seat: s for s in match.seats.all()}
     mine, other = seats.get(viewer), seats.get(1 - viewer)
@@ -166,7 +208,8 @@ def replay(request, pk):
     match = _match_or_404(pk)
     viewer = selectors.viewer_seat(match, request.user)
     seat = request.GET.get("seat")
-    seat = int(seat) if seat in ("0", "1") else (viewer if viewer is not None else 0)
+    seats = [str(s) for s in range(match.seat_count)]
+    seat = int(seat) if seat in seats else (viewer if viewer is not None else 0)
     context = {
         "match": match,
         "seat": seat,

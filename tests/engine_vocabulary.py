@@ -3,10 +3,10 @@ zone, phase, window scope, action kind and result reason it can produce. The pre
 tests check each one has a rendering, and the browser tests that none reaches a page; a name
 added to the engine later is caught here without anybody updating a list.
 
-Names only a multiplayer table (R 17.1, issue 17) produces are in MULTIPLAYER_ONLY: the online
-table (matches/) seats two players, so its pages never meet them, and `vocabulary()` leaves
-them out; `vocabulary(multiplayer=True)` is every name, for the day the online part seats a
-table (then it renders these too and the default can include them).
+Names only a multiplayer table (R 17.1, issue 17) produces are in MULTIPLAYER_ONLY. The online
+table seats three to six too now (matches/, issue 17's online part), so `vocabulary()` is every
+name and its pages render these as well; `vocabulary(multiplayer=False)` is a two-player
+table's names only.
 """
 
 import ast
@@ -37,7 +37,7 @@ def _arg(call, index):
     return _const(call.args[index]) if len(call.args) > index else None
 
 
-def vocabulary(multiplayer: bool = False) -> dict[str, frozenset]:
+def vocabulary(multiplayer: bool = True) -> dict[str, frozenset]:
     """Every name of the engine (a two-player table's, unless `multiplayer`)."""
     found = _vocabulary()
     if multiplayer:

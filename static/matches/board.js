@@ -427,21 +427,91 @@
     return bits.filter(Boolean).join(" · ");
   }
 
+  // ------------------------------------------------------------------ a table of 3-6 (R 17.1)
+
+  const isOut = (view, seat) => view.table.out.includes(seat);
+
+  // The colony shown in full on top: the one clicked, else the other side of a combat you
+  // are in (or the attacker's), else whoever decides or plays now, else your next neighbour.
+  function focusSeat(view, me, opts) {
+    const ok = (s) => typeof s === "number" && s !== me && view.players[s];
+    if (ok(opts.focus)) return opts.focus;
+    const c = view.combat;
+    if (c) {
+      if (c.attacker === me && ok(c.defender)) return c.defender;
+      if (ok(c.attacker)) return c.attacker;
+    }
+    if (view.pending && ok(view.pending.player)) return view.pending.player;
+    if (ok(view.active)) return view.active;
+    const mine = view.table.neighbours[me] || [];
+    if (ok(mine[0])) return mine[0];
+    return view.players.map((p) => p.seat).find((s) => s !== me);
+  }
+
+  function renderStrips(view, me, other, opts) {
+    let box = document.getElementById("table-strips");
+    if (!view.table) { if (box) box.remove(); return; }
+    if (!box) {
+      box = el("div", { class: "table-strips", id: "table-strips" });
+      const wrap = document.getElementById("table-wrap");
+      wrap.insertBefore(box, wrap.firstChild);
+    }
+    box.setAttribute("aria-label", fmt(S.ui.table_of, { n: view.table.seats }));
+    const n = view.players.length;
+    const order = Array.from({ length: n - 1 }, (_, i) => (me + 1 + i) % n);
+    const attackable = opts.me === null || opts.me === undefined ? [] : (view.table.neighbours[me] || []);
+    const ranking = view.table.ranking;
+    box.replaceChildren(...order.map((seat) => strip(view, seat, { attackable, ranking, other, opts })));
+  }
+
+  function strip(view, seat, { attackable, ranking, other, opts }) {
+    const p = view.players[seat];
+    const out = isOut(view, seat);
+    const deciding = view.pending && view.pending.player === seat;
+    const classes = ["strip", out ? "out" : "", view.active === seat && !out && !ranking ? "active" : "", deciding ? "deciding" : "", seat === other ? "focus" : "", attackable.includes(seat) ? "neighbour" : ""];
+    const badges = [];
+    if (ranking) badges.push(el("span", { class: "badge rank", text: fmt(S.ui.place, { n: ranking.indexOf(seat) + 1 }) }));
+    if (out) {
+      const record = view.table.eliminated.find((r) => r.seat === seat);
+      badges.push(el("span", { class: "badge out", text: record ? fmt(S.ui.out_by, { name: opts.playerName(record.by) }) : S.ui.out }));
+    } else if (!ranking) { // the game is over: nobody's turn
+      if (view.active === seat) badges.push(el("span", { class: "badge turn", text: S.ui.their_turn }));
+      if (deciding && view.active !== seat) badges.push(el("span", { class: "badge turn", text: S.ui.deciding }));
+      if (attackable.includes(seat)) badges.push(el("span", { class: "badge neighbour", text: S.ui.can_attack }));
+    }
+    const ships = (p.hangar || []).length;
+    return el("button", { type: "button", class: classes.filter(Boolean).join(" "), "data-seat": seat, "aria-pressed": seat === other ? "true" : "false",
+      onclick: () => opts.onFocus && opts.onFocus(seat) },
+      el("strong", { class: "player-name", text: opts.playerName(seat) }),
+      el("span", { class: "strip-counts" },
+        `${S.zones.credits} `, el("b", { text: num(p.credits) }), " · ",
+        `${S.zones.colony} `, el("b", { "data-count": "colony", text: num(p.counts.colony) }), " · ",
+        `${S.zones.centre} `, el("b", { text: num(p.counts.centre) }), " · ",
+        `${S.zones.hangar} `, el("b", { text: num(ships) })),
+      opts.clock && !out ? opts.clock(seat) : "",
+      el("span", { class: "badges" }, badges));
+  }
+
   function render(view, opts) {
     learn(view);
     opts = { ...opts, combatRole: combatRoles(view.combat) };
     if (opts.rerender) onFaces = opts.rerender;
     const me = opts.me === null || opts.me === undefined ? 0 : opts.me;
+    // Two players: the opponent on top, as ever. A table (R 17.1): every other colony in a
+    // compact strip, clockwise from you, and the one in focus (clicked, else the one that
+    // matters now) in full on top.
+    const other = view.table ? focusSeat(view, me, opts) : 1 - me;
+    renderStrips(view, me, other, opts);
     const top = document.getElementById("side-top");
     const bottom = document.getElementById("side-bottom");
-    top.replaceChildren(...side(view, 1 - me, opts));
+    top.replaceChildren(...side(view, other, opts));
     bottom.replaceChildren(...side(view, me, opts));
-    top.dataset.seat = 1 - me;
+    top.dataset.seat = other;
     bottom.dataset.seat = me;
     document.getElementById("table-centre").replaceChildren(...centreOfTable(view, opts));
     const hand = document.getElementById("hand");
     const mine = view.players[me].centre;
-    const theirs = view.players[1 - me].counts.centre;
+    const theirs = view.players[other].counts.centre;
     const seesMine = opts.me !== null && opts.me !== undefined;
     if (seesMine) {
       hand.replaceChildren(el("h3", { class: "zone-title" }, `${S.zones.centre} (${num(mine.length)})`),
@@ -451,7 +521,7 @@
     }
     const oppHand = document.getElementById("opp-hand");
     if (oppHand) {
-      oppHand.replaceChildren(el("span", { class: "zone-title" }, `${opts.playerName(1 - me)} · ${fmt(S.ui.cards_in_centre, { n: theirs })}`),
+      oppHand.replaceChildren(el("span", { class: "zone-title" }, `${opts.playerName(other)} · ${fmt(S.ui.cards_in_centre, { n: theirs })}`),
         el("span", { class: "backs", "aria-hidden": "true" }, Array.from({ length: Math.min(theirs, 12) }, () => el("span", { class: "mini-back" }))));
     }
     document.getElementById("status-line").textContent = statusLine(view, opts);

@@ -32,11 +32,13 @@
   let confirmEnd = null; // the end-turn action waiting for "are you sure"
   let picks = { key: null, ids: [] }; // the cards picked in the current multi-pick
   let combatEvents = []; // this combat's events, for the combat view
+  let focus = null; // a table (R 17.1): the colony the player clicked to see in full
   const guideSeen = new Set(store.get("guide", []));
   const isBotGame = () => (state.players || []).some((p) => p.bot);
   const playerName = (seat) => {
     const p = (state.players || []).find((x) => x.seat === seat);
-    const name = (p && (p.bot ? S.bots[p.bot] : p.name)) || "–";
+    let name = (p && (p.bot ? S.bots[p.bot] : p.name)) || "–";
+    if (p && p.stand_in) name = B.fmt(S.ui.stand_in, { name });
     return seat === me() ? `${name} (${S.ui.you})` : name;
   };
 
@@ -85,16 +87,19 @@
     if (a.kind === "fire") return p.target;
     if (["stealth", "heavy_weapons", "ordnance"].includes(a.kind)) return p.ship;
     if (a.kind === "cash") return p.a;
-    if (a.kind === "choose") return decision() !== "mode" && (cards[p.value] || B.known[p.value]) ? p.value : null;
+    if (a.kind === "choose") return !["mode", "opponent"].includes(decision()) && (cards[p.value] || B.known[p.value]) ? p.value : null;
     return typeof p.card === "number" ? p.card : null;
   }
 
   function phrase(a, cards, withSubject) {
     const p = a.params || {};
+    const whom = a.kind === "choose" && decision() === "opponent" ? p.value : p.player;
     let text = B.fmt(S.actions[actionKey(a)] || S.actions.choose, {
+      player: typeof whom === "number" ? playerName(whom) : "",
       at: p.at, n: (typeof p.ability === "number" ? p.ability : p.value || 0) + 1,
       ship: typeof p.ship === "number" ? cardWords(p.ship, cards) : "", other: typeof p.b === "number" ? cardWords(p.b, cards) : "",
     });
+    if (a.kind === "attack" && typeof p.player === "number") text = B.fmt(S.actions["attack.player"], { attack: text, player: playerName(p.player) });
     if (a.kind === "done" && picks.ids.length) text = B.fmt(S.ui.confirm_n, { n: picks.ids.length });
     if (a.kind === "fire" && shootersOf(a.params.target).length > 1) text += ` — ${cardWords(p.ship, cards)}`;
     const subject = subjectOf(a, cards);
@@ -162,6 +167,8 @@
         me: me(),
         playerName,
         clock,
+        focus,
+        onFocus: (seat) => { focus = focus === seat ? null : seat; render(); },
         rerender: render,
         shots: combatEvents.map((ev) => B.describe(ev, playerName)),
         mark: (card) => {
@@ -177,7 +184,10 @@
     }
     renderPanel(cards, acts);
     renderResult();
-    document.getElementById("concede").hidden = !(state.status === "active" && me() !== null);
+    const leave = document.getElementById("concede");
+    const seated = (state.players || []).find((x) => x.seat === me());
+    leave.hidden = !(state.status === "active" && me() !== null && !(seated && seated.stand_in));
+    if (state.seat_count > 2) leave.textContent = S.ui.leave_table; // a bot plays on for you
     document.getElementById("stops").hidden = state.status !== "active" || me() === null;
     maybeAutoPass();
   }
@@ -299,7 +309,8 @@
     else if (me() !== null) head = r.winner_seat === me() ? S.ui.won : S.ui.lost;
     else head = B.fmt(S.ui.winner, { name: playerName(r.winner_seat) });
     node.className = `result ${me() !== null && r.winner_seat === me() ? "won" : me() !== null && r.winner_seat !== null ? "lost" : ""}`;
-    const turns = state.view ? ` · ${B.fmt(S.ui.result_turns, { n: state.view.turn })}` : "";
+    let turns = state.view ? ` · ${B.fmt(S.ui.result_turns, { n: state.view.turn })}` : "";
+    if (r.ranking && r.ranking.length) turns += ` · ${S.ui.ranking}: ${r.ranking.map((s, i) => `${i + 1}. ${playerName(s)}`).join(", ")}`;
     document.getElementById("result-head").textContent = head;
     document.getElementById("result-detail").textContent = `${reason}${turns}`;
     document.getElementById("replay-link").hidden = state.status !== "finished";
@@ -535,7 +546,7 @@
   });
 
   document.getElementById("concede").addEventListener("click", async () => {
-    if (!window.confirm(S.ui.concede_confirm)) return;
+    if (!window.confirm(state.seat_count > 2 ? S.ui.leave_confirm : S.ui.concede_confirm)) return;
     const r = await post(url("concedeUrl"));
     const body = await r.json().catch(() => ({}));
     if (r.ok) adopt(body); else showError(S.errors[body.code] || body.detail);

@@ -302,6 +302,8 @@ def test_every_event_kind_reads_as_a_sentence_in_both_languages(page, live_serve
             events += apply(state, bots[p.player].choose(state, p.player))
         for e in events:
             samples.setdefault(e.kind, view_event(e, 0))
+    # a table's elimination (AMB-44), with the fields engine.table.eliminate emits
+    samples.setdefault("eliminated", {"kind": "eliminated", "player": 2, "by": 0, "turn": 9})
     for kind in vocabulary()["events"] - set(samples):  # rare kinds: their name alone
         samples[kind] = {"kind": kind}
     alice, deck = make_user("alice")

@@ -588,15 +588,15 @@ def test_card_helper_finds_cards_per_seat():
 
 
 def test_the_multiplayer_only_names_are_the_engine_s_new_ones():
-    """tests/engine_vocabulary.py keeps the names only a table produces apart (the online
-    two-player table never meets them): they are engine names, and nothing else is set apart."""
+    """tests/engine_vocabulary.py keeps the names only a table produces apart (a two-player
+    table never meets them): they are engine names, and nothing else is set apart."""
     import sys
     from pathlib import Path
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from engine_vocabulary import MULTIPLAYER_ONLY, vocabulary
 
-    every, two = vocabulary(multiplayer=True), vocabulary()
+    every, two = vocabulary(multiplayer=True), vocabulary(multiplayer=False)
     for kind, names in MULTIPLAYER_ONLY.items():
         assert names <= every[kind] and not names & two[kind]
     assert {k: every[k] - two[k] for k in every if every[k] != two[k]} == MULTIPLAYER_ONLY
