@@ -412,7 +412,7 @@ def ui() -> dict:
         "paid": _("paid"),
         "damage": _("damage"),
         "upgrades": _("upgrades"),
-        "no_actions": _("Nothing to do until the other player decides."),
+        "no_actions": _("Nothing for you to do until then."),
         "won": _("You won!"),
         "lost": _("You lost."),
         "winner": _("%(name)s won."),
