@@ -44,19 +44,25 @@ HIDDEN = "?"  # the code of a card whose identity the observer does not know
 STRENGTHS = {
     "easy": {"iterations": 24, "seconds": 0.25, "depth": 20, "playout": "random"},
     "normal": {"iterations": 96, "seconds": 0.5, "depth": 30, "playout": "heuristic"},
-    "hard": {"iterations": 400, "seconds": 0.9, "depth": 40, "playout": "heuristic"},
+    "hard": {"iterations": 160, "seconds": 0.9, "depth": 60, "playout": "heuristic"},
 }
-UCB_C = 0.7  # exploration constant of UCB1 (rewards in [0, 1])
+MINOR_SHARE = 0.25  # the budget share of a decision other than the turn's main one
+UCB_C = 0.7
+PRIOR_VISITS, PRIOR_REWARD = (
+    2,
+    0.6,
+)  # the heuristic's choice: two virtual playouts at 60 %  # exploration constant of UCB1 (rewards in [0, 1])
 
 
 class Observation:
     """What `seat` may know of a game: the redacted state (as dump text) and the lists."""
 
-    __slots__ = ("seat", "text", "decks", "unseen")
+    __slots__ = ("seat", "text", "defs", "decks", "unseen")
 
-    def __init__(self, seat, text, decks, unseen):
+    def __init__(self, seat, text, defs, decks, unseen):
         self.seat = seat
-        self.text = text  # dump of the redacted state
+        self.text = text  # dump of the redacted state (without the card definitions)
+        self.defs = defs  # the definitions of the codes of the colony lists
         self.decks = decks  # per seat: Counter of codes of its colony list (open decklists)
         self.unseen = unseen  # per seat: Counter of codes the observer cannot place
 
@@ -79,23 +85,31 @@ def observe(state, seat: int) -> Observation:
         else:
             card.code = HIDDEN
     redacted.rng = Rng.from_seed("observation")  # the secret key never reaches the bot
+    defs = redacted.defs
+    redacted.defs = {}
     decks = decklists(state)
-    unseen = [decks[s] - known[s] for s in range(len(decks))]
-    return Observation(seat, dump(redacted), decks, unseen)
+    # in code order: a Counter keeps the order its codes were first counted, which follows
+    # the true positions of the cards
+    unseen = [Counter(dict(sorted((decks[s] - known[s]).items()))) for s in range(len(decks))]
+    decks = [Counter(dict(sorted(d.items()))) for d in decks]
+    return Observation(seat, dump(redacted), defs, decks, unseen)
 
 
 def determinise(obs: Observation, rng: Rng):
     """A full game consistent with the observation: unseen cards get codes sampled from
     their owner's unseen multiset; the game's generator is fresh."""
     state = load(obs.text)
+    state.defs = obs.defs
     by_owner = {}
     for card in state.cards.values():
         if card.code == HIDDEN:
             by_owner.setdefault(card.owner, []).append(card)
     for owner, cards in by_owner.items():
-        pool = list(obs.unseen[owner].elements())
+        # sorted: a Counter's order is the order its codes were first counted, which follows
+        # the true positions of the cards (the twins test caught that leak)
+        pool = sorted(obs.unseen[owner].elements())
         if len(pool) < len(cards):  # cannot happen with a fixed colony; stay playable
-            pool += list(obs.decks[owner].elements())
+            pool += sorted(obs.decks[owner].elements())
         for i in range(len(pool) - 1, 0, -1):  # Fisher-Yates with the bot's generator
             j = rng.below(i + 1)
             pool[i], pool[j] = pool[j], pool[i]
@@ -182,7 +196,10 @@ class SearchBot:
             self.last_explanation = [{"action": actions[0].id, "visits": 0, "win_rate": None}]
             self.last_iterations = 0
             return actions[0]
-        root = self._search(obs, seat, rng, first)
+        # the main decision of a turn gets the whole budget; the many small ones (responses,
+        # payments, picks) a quarter of it, so a game's thinking goes where it matters
+        scale = 1.0 if pending(first).decision == "main" else MINOR_SHARE
+        root = self._search(obs, seat, rng, first, scale)
         by_id = {a.id: a for a in actions}
         ranked = sorted(
             ((aid, node) for aid, node in root.children.items() if aid in by_id),
@@ -206,10 +223,14 @@ class SearchBot:
 
     # -- the search ---------------------------------------------------------------------------
 
-    def _search(self, obs, seat, rng, first):
+    def _search(self, obs, seat, rng, first, scale=1.0):
         settings = self.settings
         budget = settings["iterations"]
         seconds = settings["seconds"]
+        if budget is not None:
+            budget = max(8, int(budget * scale))
+        if seconds is not None:
+            seconds *= scale
         deadline = None if seconds is None else self.clock() + seconds
         depth = settings["depth"]
         bot_seed = f"{self.seed}:{rng.below(1 << 30)}"
@@ -248,8 +269,17 @@ class SearchBot:
                 else:
                     child.avail += 1
             if untried:
-                action = untried[rng.below(len(untried))]
+                # the heuristic's choice is tried first and starts with a small prior
+                # (progressive bias): with a few dozen iterations per decision the search
+                # refines the heuristic rather than sampling blindly
+                hint = playout.choose(state, p.player)
+                action = hint if hint.id in {a.id for a in untried} else None
                 child = _Node(p.player)
+                if action is None:
+                    action = untried[rng.below(len(untried))]
+                elif not children:
+                    child.visits = PRIOR_VISITS
+                    child.reward = PRIOR_VISITS * PRIOR_REWARD
                 child.avail = 1
                 children[action.id] = child
                 expanded = True
