@@ -132,6 +132,7 @@ def main(argv=None):
     parser.add_argument("--strengths", nargs="+", default=["easy", "normal", "hard"])
     parser.add_argument("--opponents", nargs="+", default=["random", "heuristic"])
     parser.add_argument("--json", default=None)
+    parser.add_argument("--log", default=None, help="append each game as a JSON line")
     args = parser.parse_args(argv)
     cards = load_cards()
     games = schedule(args.seed, args.rounds)
@@ -150,6 +151,10 @@ def main(argv=None):
                 row = play(cards, game, strength, opponent, args.seed, i)
                 row.update(seat=game["seat"], races=game["races"])
                 rows.append(row)
+                if args.log:  # one line per game, so a run stopped early keeps its games
+                    with open(args.log, "a", encoding="utf-8") as log:
+                        log.write(json.dumps({"strength": strength, "opponent": opponent,
+                                              "index": i, **row}) + "\n")
                 sys.stderr.write(
                     f"\r{strength} vs {opponent}: {i + 1}/{len(games)} games, "
                     f"{sum(r['won'] for r in rows)} won, "
