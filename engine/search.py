@@ -255,6 +255,8 @@ class SearchBot:
         expanded = False
         while (p := pending(state)) is not None:
             actions = legal_actions(state)
+            if not actions:  # a sample the rest of the stack cannot go on with: see _playout
+                break
             if len(actions) == 1:  # forced: no choice to learn
                 apply(state, actions[0])
                 continue
@@ -300,6 +302,11 @@ class SearchBot:
         # the playout: the chosen bot for at most `depth` decisions, then the evaluation
         steps = 0
         while steps < depth and (p := pending(state)) is not None:
+            if not legal_actions(state):
+                # a frame below the decision kept options computed from the true cards (a
+                # pick among hidden cards by a filter); with other codes sampled none may
+                # fit: the playout stops here and the position is evaluated
+                break
             apply(state, playout.choose(state, p.player))
             steps += 1
         values = {}
