@@ -153,8 +153,12 @@ def main(argv=None):
                 rows.append(row)
                 if args.log:  # one line per game, so a run stopped early keeps its games
                     with open(args.log, "a", encoding="utf-8") as log:
-                        log.write(json.dumps({"strength": strength, "opponent": opponent,
-                                              "index": i, **row}) + "\n")
+                        log.write(
+                            json.dumps(
+                                {"strength": strength, "opponent": opponent, "index": i, **row}
+                            )
+                            + "\n"
+                        )
                 sys.stderr.write(
                     f"\r{strength} vs {opponent}: {i + 1}/{len(games)} games, "
                     f"{sum(r['won'] for r in rows)} won, "
