@@ -216,6 +216,10 @@ class _Memo:
 
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
 
+from .search import SEARCH_BOTS  # noqa: E402 (search's playouts use the bots above)
+
+BOTS.update(SEARCH_BOTS)  # "search-easy", "search-normal", "search-hard" (engine.search)
+
 
 def make_bot(name: str, seed=0):
     return BOTS[name](seed)

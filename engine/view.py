@@ -29,6 +29,9 @@ def _sees(card, viewer) -> bool:
     return card.zone != "colony"
 
 
+sees = _sees  # the same rule for engine.search's observation (one home for "who may look")
+
+
 def card_view(state: GameState, card, viewer) -> dict:
     if not _sees(card, viewer):
         out = {"id": card.id, "face_down": True, "owner": card.owner, "zone": card.zone}

@@ -23,6 +23,9 @@ from decks.models import Deck
 
 from . import selectors, services
 from .errors import BadRequest, Forbidden, MatchError, NotFound
+from .models import Seat
+
+BOT_NAMES = [name for name, _label in Seat.BOTS if name]  # random, heuristic, search-*
 
 log = logging.getLogger(__name__)
 
@@ -131,9 +134,9 @@ def match_list(request):
     data = _body(request)
     bot = data.get("bot") or None
     if bot is not None and not isinstance(bot, str):
-        raise BadRequest("UNKNOWN_BOT", "bot is 'random' or 'heuristic'.")
-    if bot is not None and bot not in ("random", "heuristic"):
-        raise BadRequest("UNKNOWN_BOT", f"Unknown bot {bot!r}: use random or heuristic.")
+        raise BadRequest("UNKNOWN_BOT", f"bot is one of {BOT_NAMES}.")
+    if bot is not None and bot not in BOT_NAMES:
+        raise BadRequest("UNKNOWN_BOT", f"Unknown bot {bot!r}: use one of {BOT_NAMES}.")
     ruleset = data.get("ruleset") or "original"
     if not isinstance(ruleset, str):
         raise BadRequest("UNKNOWN_RULESET", "ruleset is a name, e.g. 'original'.")

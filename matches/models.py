@@ -70,7 +70,14 @@ class Match(models.Model):
 
 
 class Seat(models.Model):
-    BOTS = [("", "human"), ("random", "random"), ("heuristic", "heuristic")]
+    BOTS = [
+        ("", "human"),
+        ("random", "random"),
+        ("heuristic", "heuristic"),
+        ("search-easy", "search-easy"),  # engine.search (issue 18)
+        ("search-normal", "search-normal"),
+        ("search-hard", "search-hard"),
+    ]
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     seat = models.SmallIntegerField()
@@ -81,7 +88,7 @@ class Seat(models.Model):
         on_delete=models.SET_NULL,
         related_name="match_seats",
     )
-    bot = models.CharField(max_length=12, choices=BOTS, blank=True)
+    bot = models.CharField(max_length=16, choices=BOTS, blank=True)
     deck = models.ForeignKey(
         "decks.Deck", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -89,7 +96,7 @@ class Seat(models.Model):
     time_bank = models.FloatField(default=0)  # seconds left
     # At a multiplayer table a player who leaves (concedes, or runs out of time) leaves a
     # bot playing their colony on, so the table never waits for them (docs/rulings.md).
-    stand_in = models.CharField(max_length=12, choices=BOTS, blank=True)
+    stand_in = models.CharField(max_length=16, choices=BOTS, blank=True)
 
     class Meta:
         ordering = ["seat"]

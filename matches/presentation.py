@@ -394,7 +394,13 @@ def chat() -> dict:
 
 
 def bots() -> dict:
-    return {"heuristic": _("heuristic bot"), "random": _("random bot")}
+    return {
+        "heuristic": _("heuristic bot"),
+        "random": _("random bot"),
+        "search-easy": _("thinking bot (easy)"),
+        "search-normal": _("thinking bot (normal)"),
+        "search-hard": _("thinking bot (hard)"),
+    }
 
 
 def ui() -> dict:

@@ -111,7 +111,9 @@ def create_match(
         if (players[seat] is None) == (not bots[seat]):
             raise BadRequest("BAD_PLAYERS", f"Seat {seat} needs either a user or a bot.")
         if bots[seat] and bots[seat] not in BOTS:
-            raise BadRequest("UNKNOWN_BOT", f"Unknown bot {bots[seat]!r}: use random or heuristic.")
+            raise BadRequest(
+                "UNKNOWN_BOT", f"Unknown bot {bots[seat]!r}: use one of {sorted(BOTS)}."
+            )
     engine_ruleset(ruleset, engine_options)  # refuse an unplayable ruleset before writing
     with transaction.atomic():
         match = Match.objects.create(

@@ -39,7 +39,7 @@ def error_message(error: MatchError) -> str:
         "NO_DECK": _("Choose one of your decks."),
         "NO_SUCH_DECK": _("Choose one of your decks."),
         "NOT_YOUR_DECK": _("You can only play with one of your own decks."),
-        "UNKNOWN_BOT": _("Choose the random or the heuristic bot."),
+        "UNKNOWN_BOT": _("Choose one of the bots offered."),
         "RULESET_NOT_PLAYABLE": _("This ruleset cannot be played online yet."),
         "UNKNOWN_RULESET": _("Choose one of the rulesets in the list."),
         "NOT_A_PLAYER": _("Only the players of this game can do that."),

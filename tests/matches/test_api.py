@@ -400,3 +400,40 @@ def test_a_player_reads_only_their_own_requests_never_the_opponents(
     theirs = other.get(url)
     assert theirs.status_code == 404
     assert state["legal_actions"][0]["id"] not in theirs.content.decode()
+
+
+def test_a_game_against_the_thinking_bot_through_the_api(
+    alice_client, decks, django_capture_on_commit_callbacks
+):
+    """Issue 18: the API names the search bot like the other bots, and it plays its seat
+    (engine.search through make_bot): after each of 20 random moves of the player the bot
+    has answered until it is the player's decision again (or the game is over)."""
+    response = post(
+        alice_client,
+        "/api/matches/",
+        {"deck": decks[0].pk, "bot": "search-easy"},
+        django_capture_on_commit_callbacks,
+    )
+    assert response.status_code == 201, response.json()
+    match = Match.objects.get(pk=response.json()["id"])
+    assert match.seats.get(seat=1).bot == "search-easy"
+    rng = random.Random(7)
+    for _ in range(20):
+        state = alice_client.get(f"/api/matches/{match.pk}/").json()
+        if state["status"] != "active":
+            break
+        assert state["legal_actions"], "the bot moved until it is the player's decision"
+        action = state["legal_actions"][rng.randrange(len(state["legal_actions"]))]["id"]
+        body = {
+            "client_action_id": f"c{state['version']}",
+            "expected_version": state["version"],
+            "action": action,
+        }
+        response = post(
+            alice_client,
+            f"/api/matches/{match.pk}/actions/",
+            body,
+            django_capture_on_commit_callbacks,
+        )
+        assert response.status_code == 202, response.json()
+    assert match.requests.filter(origin=ActionRequest.BOT, status=ActionRequest.APPLIED).count() > 5

@@ -225,3 +225,22 @@ def test_the_lobby_and_the_game_page_need_no_inline_script(alice_client, decks):
         assert not re.search(r"\son[a-z]+=", page)
         scripts = re.findall(r"<script([^>]*)>(.*?)</script>", page, re.S)
         assert all("src=" in attrs or 'type="application/json"' in attrs for attrs, _ in scripts)
+
+
+@pytest.mark.parametrize("strength", ["easy", "normal", "hard"])
+def test_the_lobby_offers_the_thinking_bot_at_three_strengths(alice_client, decks, strength):
+    """Issue 18: the search bot is chosen like the other bots (a lobby button whose value
+    names it), with its strength in the player's language; the seat stores its engine name."""
+    labels = {"easy": "könnyű", "normal": "közepes", "hard": "nehéz"}
+    lobby = alice_client.get("/hu/play/").content.decode()
+    assert f'value="bot-search-{strength}"' in lobby
+    assert f"Gondolkodó bot: {labels[strength]}" in lobby
+    response = alice_client.post(
+        "/en/play/", {"action": f"bot-search-{strength}", "deck": decks[0].pk}
+    )
+    match = Match.objects.get()
+    assert response.status_code == 302 and match.seats.get(seat=1).bot == f"search-{strength}"
+    page = alice_client.get(response["Location"]).content.decode()
+    assert (
+        f"thinking bot ({strength})" in page and "search-" + strength not in strings(page).values()
+    )

@@ -1,0 +1,201 @@
+"""Strength gauntlet of the search bot (issue 18): search-<strength> against the random and
+the heuristic bot, over every legal four-race colony in both seats.
+
+    .venv/bin/python bench/bot_strength.py --seed 1 --rounds 1 \\
+        --strengths easy normal hard --opponents random heuristic [--games N] [--json out.json]
+
+One round is 32 games per (strength, opponent): each of the 16 legal four-race colonies
+(one race of each pair, R 9.5, built by `engine.simulate.build_colony`) plays once in seat 0
+and once in seat 1 against a colony drawn by the seeded generator (the starting player is
+the die roll of R 10.2). `--games N` stops after the first N games of the schedule (for a
+quick look; the schedule then covers fewer colonies). Games stop at turn 300 like the
+simulator. Reports the win rate with a 95 % Wilson interval overall, per seat and per race
+(the games whose bot colony holds the race), and the distribution of the search bot's
+seconds per decision (only decisions with a choice: a single legal action is not searched).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.bots import make_bot  # noqa: E402
+from engine.catalog import RACE_PAIRS  # noqa: E402
+from engine.game import apply, legal_actions, new_game, pending  # noqa: E402
+from engine.rng import Rng  # noqa: E402
+from engine.ruleset import Ruleset  # noqa: E402
+from engine.simulate import build_colony, load_cards, wilson  # noqa: E402
+
+COMBOS = [list(c) for c in itertools.product(*RACE_PAIRS)]  # the 16 legal race sets
+
+
+def schedule(seed, rounds):
+    rng = Rng.from_seed(f"bot-strength:{seed}")
+    games = []
+    for r in range(rounds):
+        for seat in (0, 1):
+            for k, races in enumerate(COMBOS):
+                other = COMBOS[rng.below(len(COMBOS))]
+                games.append({"round": r, "seat": seat, "races": races, "other": other, "k": k})
+    return games
+
+
+def percentile(sorted_values, q):
+    if not sorted_values:
+        return None
+    i = min(len(sorted_values) - 1, int(q * len(sorted_values)))
+    return sorted_values[i]
+
+
+def play(cards, game, strength, opponent, seed, index):
+    me = game["seat"]
+    colonies = [None, None]
+    colonies[me] = build_colony(cards, game["races"])
+    colonies[1 - me] = build_colony(cards, game["other"])
+    bots = [None, None]
+    bots[me] = make_bot(f"search-{strength}", f"{seed}-{index}-bot")
+    bots[1 - me] = make_bot(opponent, f"{seed}-{index}-opp")
+    state = new_game(colonies, f"strength-{seed}-{index}", Ruleset(turn_limit=300))
+    times = []
+    while (p := pending(state)) is not None:
+        if p.player == me and len(legal_actions(state)) > 1:
+            started = time.perf_counter()
+            action = bots[me].choose(state, me)
+            times.append(time.perf_counter() - started)
+        else:
+            action = bots[p.player].choose(state, p.player)
+        apply(state, action)
+    return {
+        "won": state.winner == me,
+        "finished": state.winner is not None,
+        "times": times,
+        "turns": state.turn,
+    }
+
+
+def report(rows, strength, opponent):
+    n = len(rows)
+    wins = sum(r["won"] for r in rows)
+    out = {
+        "strength": strength,
+        "opponent": opponent,
+        "games": n,
+        "wins": wins,
+        "unfinished": sum(not r["finished"] for r in rows),
+        "rate": wilson(wins, n),
+    }
+    out["by_seat"] = {}
+    for seat in (0, 1):
+        sub = [r for r in rows if r["seat"] == seat]
+        out["by_seat"][seat] = {
+            "games": len(sub),
+            "wins": sum(r["won"] for r in sub),
+            "rate": wilson(sum(r["won"] for r in sub), len(sub)),
+        }
+    out["by_race"] = {}
+    for race in sorted({x for pair in RACE_PAIRS for x in pair}):
+        sub = [r for r in rows if race in r["races"]]
+        out["by_race"][race] = {
+            "games": len(sub),
+            "wins": sum(r["won"] for r in sub),
+            "rate": wilson(sum(r["won"] for r in sub), len(sub)),
+        }
+    times = sorted(t for r in rows for t in r["times"])
+    out["decision_seconds"] = {
+        "decisions": len(times),
+        "median": percentile(times, 0.5),
+        "p90": percentile(times, 0.9),
+        "p99": percentile(times, 0.99),
+        "max": times[-1] if times else None,
+    }
+    return out
+
+
+def fmt_rate(rate):
+    p, lo, hi = rate
+    return f"{100 * p:5.1f} % [{100 * lo:4.1f}, {100 * hi:4.1f}]"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seed", default="1")
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--games", type=int, default=None, help="stop after N games per pair")
+    parser.add_argument("--strengths", nargs="+", default=["easy", "normal", "hard"])
+    parser.add_argument("--opponents", nargs="+", default=["random", "heuristic"])
+    parser.add_argument("--json", default=None)
+    parser.add_argument("--log", default=None, help="append each game as a JSON line")
+    args = parser.parse_args(argv)
+    cards = load_cards()
+    games = schedule(args.seed, args.rounds)
+    if args.games is not None:  # interleave seats so a short run still has both
+        games = [
+            g
+            for pair in zip(games[: len(games) // 2], games[len(games) // 2 :], strict=True)
+            for g in pair
+        ][: args.games]
+    results = []
+    for strength in args.strengths:
+        for opponent in args.opponents:
+            rows = []
+            started = time.perf_counter()
+            for i, game in enumerate(games):
+                row = play(cards, game, strength, opponent, args.seed, i)
+                row.update(seat=game["seat"], races=game["races"])
+                rows.append(row)
+                if args.log:  # one line per game, so a run stopped early keeps its games
+                    with open(args.log, "a", encoding="utf-8") as log:
+                        log.write(
+                            json.dumps(
+                                {"strength": strength, "opponent": opponent, "index": i, **row}
+                            )
+                            + "\n"
+                        )
+                sys.stderr.write(
+                    f"\r{strength} vs {opponent}: {i + 1}/{len(games)} games, "
+                    f"{sum(r['won'] for r in rows)} won, "
+                    f"{time.perf_counter() - started:.0f} s"
+                )
+                sys.stderr.flush()
+            sys.stderr.write("\n")
+            out = report(rows, strength, opponent)
+            out["seconds"] = time.perf_counter() - started
+            results.append(out)
+            ds = out["decision_seconds"]
+            print(
+                f"search-{strength} vs {opponent}: {out['wins']}/{out['games']} "
+                f"{fmt_rate(out['rate'])} (unfinished {out['unfinished']}); "
+                f"seat 0 {fmt_rate(out['by_seat'][0]['rate'])}, "
+                f"seat 1 {fmt_rate(out['by_seat'][1]['rate'])}"
+            )
+            print(
+                "  per race: "
+                + ", ".join(
+                    f"{race} {v['wins']}/{v['games']}" for race, v in out["by_race"].items()
+                )
+            )
+            if ds["decisions"]:
+                print(
+                    f"  seconds per decision ({ds['decisions']}): median {ds['median']:.3f} "
+                    f"p90 {ds['p90']:.3f} p99 {ds['p99']:.3f} max {ds['max']:.3f}"
+                )
+            sys.stdout.flush()
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps(
+                {"python": platform.python_version(), "args": vars(args), "results": results},
+                indent=1,
+            )
+        )
+
+
+if __name__ == "__main__":
+    main()
