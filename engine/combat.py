@@ -106,7 +106,6 @@ def pay_card(state, seat, card, ev, why="pay", statics=None, scope="combat") -> 
     open_window(state, next_seat(state, seat), scope, base)
 
 
-@register
 class ToTrash(Handler):
     """After a research or trap resolved: it goes to its owner's trash."""
 
@@ -117,6 +116,9 @@ class ToTrash(Handler):
         card = state.cards.get(frame["card"])
         if card is not None and card.zone == "surface":
             ops.relocate(state, card, "trash", ev, "resolved", face_up=True)
+
+
+register(ToTrash)
 
 
 # --- declaration ------------------------------------------------------------------------
@@ -172,7 +174,6 @@ def declare_attack(state, seat, target, card_id, ev, statics=None, defender=None
 PAY_STEPS = ("pay_attacker", "pay_defender")
 
 
-@register
 class Combat(Handler):
     kind = "combat"
 
@@ -431,7 +432,7 @@ class Combat(Handler):
             return
         combat["batch"] = True
         push(state, {"kind": "batch_end"})
-        for item in reversed(items):
+        for item in items[::-1]:
             card = state.cards[item["card"]]
             ability = V.abilities(state, card)[item["ability"]]
             fr = ops.effects_frame(ability["effects"], card, item["ctrl"])
@@ -626,7 +627,9 @@ class Combat(Handler):
         ops.check_state(state, ev)  # AMB-34
 
 
-@register
+register(Combat)
+
+
 class BatchEnd(Handler):
     """Simultaneous effects are over: destruction is checked once (R 11.4.3.3)."""
 
@@ -637,6 +640,9 @@ class BatchEnd(Handler):
         if state.combat is not None:
             state.combat["batch"] = False
         ops.check_state(state, ev)
+
+
+register(BatchEnd)
 
 
 def prepare_frame(effects, card, ctrl, prefix):
@@ -652,7 +658,6 @@ def prepare_frame(effects, card, ctrl, prefix):
     }
 
 
-@register
 class Prepare(Handler):
     """Choose the modes and targets of a simultaneous effect in advance (AMB-30)."""
 
@@ -705,6 +710,9 @@ class Prepare(Handler):
             n=n,
             info={"effect": eff["effect"], "card": frame["code"]},
         )
+
+
+register(Prepare)
 
 
 # --- ship abilities used in combat ------------------------------------------------------------
@@ -761,7 +769,6 @@ def ordnance(state, ship, ev) -> None:
 # --- one shot (R 11.4.4.6) ---------------------------------------------------------------------
 
 
-@register
 class Shot(Handler):
     kind = "shot"
 
@@ -1013,7 +1020,9 @@ class Shot(Handler):
         ops.check_state(state, ev)
 
 
-@register
+register(Shot)
+
+
 class Distribute(Handler):
     """Assign damage points one at a time (burst fire, formation); "done" ends early."""
 
@@ -1056,10 +1065,12 @@ class Distribute(Handler):
         return {"points_left": frame["points"] - sum(k for _, k in frame["assigned"])}
 
 
+register(Distribute)
+
+
 # --- a bombardment (R 11.4.5, stealth R 13.6) ------------------------------------------------------
 
 
-@register
 class Bombard(Handler):
     kind = "bombard"
 
@@ -1138,11 +1149,11 @@ class Bombard(Handler):
             pop(state, frame)
             if frame["success"]:
                 emit(ev, "bombard_success", target=combat["target"]["kind"])
-                for cid in reversed(frame["bombers"]):
+                for cid in frame["bombers"][::-1]:
                     ship = in_hangar(state, cid)
                     if ship is None:
                         continue
-                    for aid in reversed(ship.attachments):
+                    for aid in ship.attachments[::-1]:
                         att = state.cards[aid]
                         if V.effective(state, att):
                             ops.push_trigger(state, att, "on_bombard")
@@ -1176,6 +1187,9 @@ class Bombard(Handler):
 
     def info(self, state, frame):
         return {"total": frame.get("total")}
+
+
+register(Bombard)
 
 
 def trap_payable(state, card) -> bool:

@@ -16,6 +16,7 @@ frame kind has a handler:
 """
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from .actions import DONE, choose
 
@@ -23,7 +24,7 @@ HANDLERS: dict = {}
 
 
 class Handler:
-    kind = ""
+    kind: ClassVar[str] = ""
 
     def run(self, state, frame, ev):  # pragma: no cover - interface
         raise NotImplementedError
@@ -43,6 +44,8 @@ class Handler:
 
 
 def register(cls):
+    """``register(Kind)`` after the class (a call, not a class decorator: a decorated class
+    would not be a native class of the compiled engine, engine/_build.py)."""
     HANDLERS[cls.kind] = cls()
     return cls
 
@@ -68,6 +71,7 @@ class Event:
 
 
 _new_object = object.__new__
+_NATIVE = not __file__.endswith(".py")  # compiled (engine/_build.py): no object.__new__
 
 
 def emit(ev: list, kind: str, secret: dict | None = None, audience=(), **data) -> None:
@@ -75,6 +79,9 @@ def emit(ev: list, kind: str, secret: dict | None = None, audience=(), **data) -
 
     ``Event(kind, data, secret, tuple(audience))`` with its slots set here: the same object
     without a call of the dataclass's ``__init__`` (~2 events per decision)."""
+    if _NATIVE:
+        ev.append(Event(kind, data, secret, tuple(audience)))
+        return
     event = _new_object(Event)
     event.kind = kind
     event.data = data
@@ -159,7 +166,6 @@ def clear_answers(frame: dict) -> None:
     frame.pop("answers", None)
 
 
-@register
 class Choice(Handler):
     kind = "choice"
 
@@ -194,3 +200,6 @@ class Choice(Handler):
             "picks_left": frame["n"] - len(frame["picks"]),
             **frame["info"],
         }
+
+
+register(Choice)

@@ -11,6 +11,7 @@ allowed now), each with a reason ``code``; the state is unchanged then.
 
 from dataclasses import dataclass
 from operator import itemgetter
+from typing import Any
 
 from . import combat as C
 from . import ops
@@ -63,6 +64,7 @@ class Pending:
 
 
 _new_object = object.__new__
+_NATIVE = not __file__.endswith(".py")  # compiled (engine/_build.py): no object.__new__
 
 
 # --- setup (R 10) ----------------------------------------------------------------------
@@ -93,13 +95,13 @@ def new_game(
             race_rule=ruleset.race_rule, simplified_combat=ruleset.simplified_combat
         )
         for seat, colony in enumerate(colonies):
-            counts = {}
+            counts: dict = {}
             for d in colony:
                 counts.setdefault(d["code"], [d, 0])[1] += 1
             problems = check_deck([(d, n) for d, n in counts.values()], deck_rules)
             if problems:
                 raise ValueError(f"colony {seat} is not legal: {[p.code for p in problems]}")
-    defs = {}
+    defs: dict = {}
     for colony in colonies:
         for d in colony:
             defs.setdefault(d["code"], d)
@@ -124,14 +126,13 @@ def new_game(
     return state
 
 
-@register
 class Setup(Handler):
     kind = "setup"
 
     def run(self, state, frame, ev):
         if frame["step"] == "shuffle":  # R 10.1: each colony is shuffled, the opponent cuts
             frame["step"] = "deal"
-            for seat in reversed(seats(state)):  # the last seat first (two players: 1, 0)
+            for seat in seats(state)[::-1]:  # the last seat first (two players: 1, 0)
                 ops.shuffle_colony(state, seat, ev)
             return
         pop(state, frame)
@@ -146,7 +147,9 @@ class Setup(Handler):
         push(state, {"kind": "mulligan", "order": list(clockwise(state, start)), "i": 0})
 
 
-@register
+register(Setup)
+
+
 class Mulligan(Handler):
     """R 10.5 / AMB-08: the starting player decides first, then the other; once each."""
 
@@ -190,7 +193,9 @@ class Mulligan(Handler):
         ops.shuffle_colony(state, seat, ev)
 
 
-@register
+register(Mulligan)
+
+
 class Cut(Handler):
     """R 16.1 with ``ruleset.cut == "choose"``: the opponent picks the cut position."""
 
@@ -208,10 +213,12 @@ class Cut(Handler):
         ops.cut(state, frame["owner"], action.get("at"), ev)
 
 
+register(Cut)
+
+
 # --- turns -------------------------------------------------------------------------------
 
 
-@register
 class Turns(Handler):
     kind = "turns"
 
@@ -235,6 +242,9 @@ class Turns(Handler):
         push(state, {"kind": "turn", "step": "start"})
 
 
+register(Turns)
+
+
 def turn_income(state: GameState) -> int:
     """R 10.6: 1, 2, 3, 4 in game turns 1-4, then 5; at a multiplayer table 5 in every
     start phase from each player's first turn on (R 17.1.4)."""
@@ -246,7 +256,6 @@ def turn_income(state: GameState) -> int:
     return state.ruleset.income
 
 
-@register
 class Turn(Handler):
     kind = "turn"
 
@@ -261,7 +270,7 @@ class Turn(Handler):
             ops.gain(state, seat, turn_income(state), ev, "income")  # R 11.2.1
             frame["step"] = "start_window"
             cards = V.effective_with(state, seat, "start_of_turn")
-            for card in reversed(cards):
+            for card in cards[::-1]:
                 ops.push_trigger(state, card, "start_of_turn")
         elif step == "start_window":  # R 11.2.2
             frame["step"] = "main"
@@ -370,6 +379,9 @@ class Turn(Handler):
 
     def info(self, state, frame):
         return {"turn": state.turn}
+
+
+register(Turn)
 
 
 def _own_centre(state, seat, cid):
@@ -600,8 +612,14 @@ _PLACE_CANTEEN = _Shared(lambda cid: Action.cached("place", "card", cid, "to", "
 _PLACE_SHIP = _Shared(lambda k: Action.cached("place", "card", k[0], "ship", k[1], "to", "ship"))
 _ATTACK_CREW = _Shared(lambda cid: Action.cached("attack", "card", cid, "target", "crew"))
 _ATTACK_BASE = _Shared(lambda cid: Action.cached("attack", "card", cid, "target", "base"))
+
+
 # base a -> {base b -> cash a, b}: a row per first base, so the pairs of a are one map
-_CASH_ROWS = _Shared(lambda a: _Shared(lambda b: Action.cached("cash", "a", a, "b", b)))
+def _cash_row(a: int) -> "_Shared":
+    return _Shared(lambda b: Action.cached("cash", "a", a, "b", b))
+
+
+_CASH_ROWS = _Shared(_cash_row)
 _SHARED = (_UPGRADE, _PLACE_SURFACE, _PLACE_CANTEEN, _PLACE_SHIP, _ATTACK_CREW, _ATTACK_BASE)
 _END_TURN = Action.make("end_turn")
 _DRAW = Action.make("draw")
@@ -685,7 +703,7 @@ def _multiplayer_attacks(state, seat) -> list:
 # [(crew ids, base ids, the attacks on them)] of the last _attacks_on: a function of the two
 # id lists alone (not of a state), so one entry serves every state that has them. One tuple,
 # read and replaced whole: a thread never sees the lists of one call with another's attacks
-_ATTACKS_KEPT = [(None, None, [])]
+_ATTACKS_KEPT: list = [(None, None, [])]
 
 
 def _attacks_on(canteen: list, surface: list) -> list:
@@ -972,7 +990,6 @@ def do_main(state, frame, seat, action, ev, statics=None) -> None:
     raise AssertionError(kind)  # pragma: no cover
 
 
-@register
 class Search(Handler):
     """M8: the picked card goes to the centre, then the colony is shuffled and cut."""
 
@@ -984,6 +1001,9 @@ class Search(Handler):
         for cid in picked or ():
             ops.relocate(state, state.cards[cid], "centre", ev, "search")
         ops.shuffle_colony(state, frame["player"], ev)
+
+
+register(Search)
 
 
 # --- the API ---------------------------------------------------------------------------------
@@ -1000,6 +1020,10 @@ def pending(state: GameState) -> Pending | None:
     # Pending(player, decision, info) without the frozen dataclass's __init__ (three
     # object.__setattr__ calls: ~4x the cost, at every decision). The same object: its
     # fields live in its __dict__ either way (equal, hashed, shown alike).
+    if _NATIVE:
+        return Pending(
+            waiting["player"], waiting["decision"], HANDLERS[frame["kind"]].info(state, frame)
+        )
     pending = _new_object(Pending)
     fields = pending.__dict__
     fields["player"] = waiting["player"]
@@ -1038,7 +1062,7 @@ def _was_offered(state: GameState, waiting: dict, action: Action) -> bool:
 
 def apply(state: GameState, action, player: int | None = None) -> list:
     """Apply one action of the deciding player; return the events (engine.flow.Event)."""
-    waiting = None  # as pending(), without building its info
+    waiting: Any = None  # as pending(), without building its info
     if state.winner is None and state.result is None and state.stack:
         waiting = state.stack[-1].get("await")
     act = None
@@ -1053,7 +1077,7 @@ def apply(state: GameState, action, player: int | None = None) -> list:
     elif player is not None and player != waiting["player"]:
         raise IllegalAction("NOT_YOUR_DECISION", f"player {waiting['player']} decides now")
     frame = state.stack[-1]
-    ev = []
+    ev: list = []
     del frame["await"]
     state.decisions += 1
     HANDLERS[frame["kind"]].act(state, frame, act, ev)

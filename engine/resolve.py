@@ -125,7 +125,7 @@ def amount(state, ctx, value):
 # --- the executors --------------------------------------------------------------------
 # Each returns True when the effect is finished, False after asking a player.
 
-EXEC = {}
+EXEC: dict = {}
 
 
 def executor(name):
@@ -516,7 +516,7 @@ def _python(state, frame, eff, path, ev):
 
 # --- registered Python functions (effects.PYTHON_FUNCTIONS) ---------------------------
 
-PYTHON = {}
+PYTHON: dict = {}
 
 
 def python_function(name):
@@ -588,7 +588,7 @@ def _copy_event(state, frame, eff, path, ev):
     card = state.cards[picked[0]]
     emit(ev, "copy_event", card=ops.pub(state, card))
     abilities = [a for a in V.abilities(state, card) if a["trigger"] == "on_play"]
-    for ability in reversed(abilities):
+    for ability in abilities[::-1]:
         if V.condition_ok(state, ability.get("condition"), card, me):
             push(state, ops.effects_frame(ability["effects"], card, me))
     return True
@@ -597,7 +597,6 @@ def _copy_event(state, frame, eff, path, ev):
 # --- the effects frame ----------------------------------------------------------------
 
 
-@register
 class Effects(Handler):
     kind = "effects"
 
@@ -633,6 +632,9 @@ class Effects(Handler):
             return True
         ask(state, ctx["ctrl"], "opponent", options, "opp", info={"card": ctx["code"]})
         return False
+
+
+register(Effects)
 
 
 # --- announcing: modes and targets when played -------------------------------------------
@@ -883,7 +885,6 @@ def find_entry(state, eid):
     return None
 
 
-@register
 class Announce(Handler):
     kind = "announce"
 
@@ -1031,6 +1032,9 @@ class Announce(Handler):
         pop(state, frame)
 
 
+register(Announce)
+
+
 # --- response windows and resolution ---------------------------------------------------------
 
 WINDOW_SUBTYPES = {
@@ -1091,7 +1095,6 @@ def _combat_over(state, frame):
     )
 
 
-@register
 class Window(Handler):
     kind = "window"
 
@@ -1145,7 +1148,9 @@ class Window(Handler):
         return {"scope": frame["scope"], "chain": len(state.chain)}
 
 
-@register
+register(Window)
+
+
 class Resolve(Handler):
     """R 12.2.2: resolve the chain down to `base`, last in first out."""
 
@@ -1181,7 +1186,7 @@ class Resolve(Handler):
         else:
             source = state.cards.get(entry["card"])
         opp = entry.get("opp")
-        for index, ability in reversed(abilities):
+        for index, ability in abilities[::-1]:
             if not V.condition_ok(state, ability.get("condition"), source, entry["ctrl"], opp):
                 continue
             ctx = {
@@ -1205,6 +1210,9 @@ class Resolve(Handler):
             card = state.cards.get(entry["card"])
             if card is not None and card.zone == "chain":
                 ops.relocate(state, card, "trash", ev, "resolved", face_up=True)  # R 14.6
+
+
+register(Resolve)
 
 
 def expire_cards(cards, durations: tuple) -> None:

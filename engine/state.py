@@ -290,8 +290,8 @@ def marked_cards(state: GameState) -> list:
         if list(cards) == sorted(cards):
             state.marked = list(found)
         return found
-    found = {id(c): c for c in marked if c.boarded or c.hit or c.mods or c.grants}
-    found = sorted(found.values(), key=_card_id)
+    by_id = {id(c): c for c in marked if c.boarded or c.hit or c.mods or c.grants}
+    found = sorted(by_id.values(), key=_card_id)
     state.marked = list(found)  # the cards without marks drop out
     return found
 
