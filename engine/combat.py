@@ -18,7 +18,7 @@ from .state import CardInstance, GameState, mark, marked_cards, next_seat
 # --- helpers -----------------------------------------------------------------------------
 
 
-def in_hangar(state, cid, seat=None) -> CardInstance | None:
+def in_hangar(state: GameState, cid, seat=None) -> CardInstance | None:
     card = state.cards.get(cid)
     if card is None or card.zone != "hangar" or card.attached_to is not None:
         return None
@@ -31,7 +31,7 @@ def side(combat, seat) -> list:
     return combat["attackers"] if seat == combat["attacker"] else combat["defenders"]
 
 
-def participants(state, seat) -> list:
+def participants(state: GameState, seat) -> list:
     """The cards of `seat`'s side of the combat still in its hangar as ships (``in_hangar``
     of each, written out: this runs at every step of a combat)."""
     combat = state.combat
@@ -49,7 +49,7 @@ def participants(state, seat) -> list:
     return out
 
 
-def eligible(state, seat) -> list:
+def eligible(state: GameState, seat) -> list:
     """R 11.4.4.1: participating, active and still in play."""
     return [c for c in participants(state, seat) if c.orientation == "active"]
 
@@ -59,7 +59,7 @@ def foe(combat: dict, seat: int) -> int:
     return combat["defender"] if seat == combat["attacker"] else combat["attacker"]
 
 
-def speed(state, card) -> int:
+def speed(state: GameState, card) -> int:
     return V.stat(state, card, "speed")
 
 
@@ -89,7 +89,7 @@ def unboard(state: GameState, crew: CardInstance, orientation: str, ev) -> None:
     emit(ev, "disembark", card=ops.pub(state, crew), orientation=orientation)
 
 
-def can_pay_attachment(state, seat, card) -> bool:
+def can_pay_attachment(state: GameState, seat, card) -> bool:
     """R 11.4.3: unpaid crew/armament (missiles too) whose true type matches its slot."""
     if card.paid or card.controller != seat:
         return False
@@ -98,7 +98,7 @@ def can_pay_attachment(state, seat, card) -> bool:
     return V.card_cost(state, seat, card) <= state.players[seat].credits
 
 
-def pay_card(state, seat, card, ev, why="pay", statics=None, scope="combat") -> None:
+def pay_card(state: GameState, seat, card, ev, why="pay", statics=None, scope="combat") -> None:
     """Pay a face-down card (R 6.8.4) as an interrupt (R 11.3.2 / 12.1b): the payment goes
     on the chain and the opponent may respond first (R 12.3); it takes effect when the
     chain resolves (``resolve.finish_payment``: face up, paid, X locked, on_pay)."""
@@ -111,7 +111,7 @@ class ToTrash(Handler):
 
     kind = "to_trash"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame, ev):
         pop(state, frame)
         card = state.cards.get(frame["card"])
         if card is not None and card.zone == "surface":
@@ -124,7 +124,7 @@ register(ToTrash)
 # --- declaration ------------------------------------------------------------------------
 
 
-def attack_targets(state, seat, defender=None):
+def attack_targets(state: GameState, seat, defender=None):
     """M2 targets: colony, centre, one crew card, one base (R 11.3.1) of the defender
     (two players: the other; multiplayer: the neighbour named, R 17.1.2)."""
     opp = state.players[state.other(seat) if defender is None else defender]
@@ -134,7 +134,9 @@ def attack_targets(state, seat, defender=None):
     return out
 
 
-def declare_attack(state, seat, target, card_id, ev, statics=None, defender=None) -> None:
+def declare_attack(
+    state: GameState, seat, target, card_id, ev, statics=None, defender=None
+) -> None:
     """R 11.4.1.1: pay the surcharges (AMB-35), fix the target, open the combat. At a
     multiplayer table the attack names its defender, a neighbour (R 17.1.2)."""
     if defender is None:
@@ -177,7 +179,7 @@ PAY_STEPS = ("pay_attacker", "pay_defender")
 class Combat(Handler):
     kind = "combat"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame, ev):
         combat = state.combat
         step = frame["step"]
         if combat["ended"] and step not in ("disarm",):
@@ -260,7 +262,7 @@ class Combat(Handler):
     # -- equip ----------------------------------------------------------------------------
 
     @staticmethod
-    def _ship_options(state, seat, chosen):
+    def _ship_options(state: GameState, seat, chosen):
         return [
             cid
             for cid in state.players[seat].hangar
@@ -268,9 +270,9 @@ class Combat(Handler):
         ]
 
     @staticmethod
-    def _board_options(state, seat, first=False):
+    def _board_options(state: GameState, seat, first=False):
         """(crew id, ship id) pairs; with `first`, stop at the first crew that can board."""
-        out = []
+        out: list = []
         canteen = state.players[seat].canteen
         if not canteen:
             return out
@@ -290,10 +292,10 @@ class Combat(Handler):
         return out
 
     @staticmethod
-    def _aboard(state, ship):
+    def _aboard(state: GameState, ship):
         return [state.cards[a] for a in ship.attachments]
 
-    def _payable(self, state, seat):
+    def _payable(self, state: GameState, seat):
         out = []
         for ship in participants(state, seat):
             for card in self._aboard(state, ship):
@@ -301,7 +303,7 @@ class Combat(Handler):
                     out.append(card.id)
         return out
 
-    def legal(self, state, frame):
+    def legal(self, state: GameState, frame):
         combat = state.combat
         step = frame["step"]
         att, dfn = combat["attacker"], combat["defender"]
@@ -330,7 +332,7 @@ class Combat(Handler):
             return self._bomber_actions(state)
         return []
 
-    def check(self, state, frame, action):
+    def check(self, state: GameState, frame, action):
         if action in self.legal(state, frame):
             return None
         if action.kind == "pay":
@@ -345,7 +347,7 @@ class Combat(Handler):
             return "NO_PRIORITY_OR_BAD_TARGET"
         return "NOT_A_LEGAL_CHOICE"
 
-    def act(self, state, frame, action, ev):
+    def act(self, state: GameState, frame, action, ev):
         combat = state.combat
         step = frame["step"]
         att, dfn = combat["attacker"], combat["defender"]
@@ -390,7 +392,7 @@ class Combat(Handler):
 
     # -- end of the payment step (R 11.4.3.3, AMB-30) -------------------------------------------
 
-    def _end_of_payment(self, state, frame, ev):
+    def _end_of_payment(self, state: GameState, frame, ev):
         combat = state.combat
         if "eop" not in frame:
             items = []
@@ -445,7 +447,7 @@ class Combat(Handler):
 
     # -- firing (R 11.4.4, AMB-20) ----------------------------------------------------------------
 
-    def _decider(self, state):
+    def _decider(self, state: GameState):
         """(seat, free) of the player to act now, or None when firing is over."""
         combat = state.combat
         att, dfn = combat["attacker"], combat["defender"]
@@ -468,7 +470,7 @@ class Combat(Handler):
         fd = max(speed(state, s) for s in ed)
         return (att, False) if fa >= fd else (dfn, False)  # R 11.4.4.2: ties -> attacker
 
-    def _acting_ships(self, state, seat, free):
+    def _acting_ships(self, state: GameState, seat, free):
         combat = state.combat
         mine = eligible(state, seat)
         if free:
@@ -478,7 +480,7 @@ class Combat(Handler):
         attacker = seat == combat["attacker"]
         return [s for s in mine if speed(state, s) > top or (attacker and speed(state, s) == top)]
 
-    def _firing_actions(self, state, frame):
+    def _firing_actions(self, state: GameState, frame):
         decided = self._decider(state)
         if decided is None:
             return []
@@ -500,7 +502,7 @@ class Combat(Handler):
         out.append(PASS)
         return out
 
-    def _firing(self, state, frame, ev):
+    def _firing(self, state: GameState, frame, ev):
         decided = self._decider(state)
         if decided is None:
             frame["step"] = "end_firing"
@@ -512,7 +514,7 @@ class Combat(Handler):
             return
         wait(frame, seat, "fire")
 
-    def _firing_act(self, state, frame, action, ev):
+    def _firing_act(self, state: GameState, frame, action, ev):
         combat = state.combat
         seat, _ = self._decider(state)
         kind = action.kind
@@ -550,7 +552,7 @@ class Combat(Handler):
             },
         )
 
-    def _end_firing(self, state, ev):
+    def _end_firing(self, state: GameState, ev):
         """R 11.4.4.8: hit ships turn damaged (repair: used, R 13.8)."""
         combat = state.combat
         if state.ruleset.simplified_combat:  # R 17.2.2: the "killed" ships leave now
@@ -567,7 +569,7 @@ class Combat(Handler):
 
     # -- bombardment (R 11.4.5) ---------------------------------------------------------------
 
-    def _bomber_options(self, state):
+    def _bomber_options(self, state: GameState):
         combat = state.combat
         return [
             c.id
@@ -575,7 +577,7 @@ class Combat(Handler):
             if c.orientation == "active" and c.id not in combat["bombers"]
         ]
 
-    def _bomber_actions(self, state):
+    def _bomber_actions(self, state: GameState):
         combat = state.combat
         out = [choose(c) for c in self._bomber_options(state)]
         for cid in combat["bombers"]:
@@ -586,7 +588,7 @@ class Combat(Handler):
 
     # -- disarm (R 11.4.6) ----------------------------------------------------------------------
 
-    def _disarm(self, state, frame, ev):
+    def _disarm(self, state: GameState, frame, ev):
         combat = state.combat
         combat["step"] = "disarm"
         for seat in (combat["attacker"], combat["defender"]):
@@ -635,7 +637,7 @@ class BatchEnd(Handler):
 
     kind = "batch_end"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame, ev):
         pop(state, frame)
         if state.combat is not None:
             state.combat["batch"] = False
@@ -663,7 +665,7 @@ class Prepare(Handler):
 
     kind = "prepare"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame, ev):
         picked = answer(frame, "p")
         need = frame.get("need")
         if picked is not None and need is not None:
@@ -722,7 +724,7 @@ def hw_bonus(ship) -> int:
     return sum(m[1] for m in ship.mods if m[3] == "heavy_weapons")
 
 
-def can_heavy_weapons(state, ship) -> bool:
+def can_heavy_weapons(state: GameState, ship) -> bool:
     """R 13.7 / AMB-27: 2 CR for +1 firepower, capped at twice the base firepower."""
     if "heavy_weapons" not in V.keywords(state, ship):
         return False
@@ -734,7 +736,7 @@ def can_heavy_weapons(state, ship) -> bool:
     return V.stat(state, ship, "firepower") + 1 <= 2 * base
 
 
-def heavy_weapons(state, ship, ev) -> None:
+def heavy_weapons(state: GameState, ship, ev) -> None:
     ops.spend(state, ship.controller, 2, ev, "heavy weapons")
     ship.mods.append(["firepower", 1, "until_end_of_combat", "heavy_weapons"])
     mark(state, ship)
@@ -746,7 +748,7 @@ def ord_bonus(ship) -> int:
     return sum(m[1] for m in ship.mods if m[3] == "ordnance")
 
 
-def can_ordnance(state, ship) -> bool:
+def can_ordnance(state: GameState, ship) -> bool:
     """R 13.9 / AMB-28: discard a colony card for +1 bombardment, up to twice the base."""
     if "ordnance" not in V.keywords(state, ship):
         return False
@@ -758,7 +760,7 @@ def can_ordnance(state, ship) -> bool:
     return V.stat(state, ship, "bombardment") + 1 <= 2 * base
 
 
-def ordnance(state, ship, ev) -> None:
+def ordnance(state: GameState, ship, ev) -> None:
     ops.discard_top(state, ship.controller, 1, ev, "ordnance")
     ship.mods.append(["bombardment", 1, "until_end_of_combat", "ordnance"])
     mark(state, ship)
@@ -772,7 +774,7 @@ def ordnance(state, ship, ev) -> None:
 class Shot(Handler):
     kind = "shot"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame, ev):
         combat = state.combat
         step = frame["step"]
         shooter = in_hangar(state, frame["shooter"])
@@ -804,7 +806,7 @@ class Shot(Handler):
 
     # -- the target answers: return fire, stealth or nothing (R 11.4.4.6.2) --------------------
 
-    def legal(self, state, frame):
+    def legal(self, state: GameState, frame):
         if frame["step"] == "burst_return":
             return [Action.make("return_fire"), Action.make("hold_fire")]
         shooter = in_hangar(state, frame["shooter"])
@@ -822,7 +824,7 @@ class Shot(Handler):
             out.append(Action.make("stealth", ship=target.id))  # R 13.6, AMB-26, AMB-29
         return out
 
-    def act(self, state, frame, action, ev):
+    def act(self, state: GameState, frame, action, ev):
         kind = action.kind
         if frame["step"] == "burst_return":
             item = frame["br"][frame["br_i"]]
@@ -850,7 +852,7 @@ class Shot(Handler):
 
     # -- damage --------------------------------------------------------------------------------
 
-    def _packets(self, state, frame, ev):
+    def _packets(self, state: GameState, frame, ev):
         shooter = in_hangar(state, frame["shooter"])
         target = in_hangar(state, frame["target"])
         packets = []  # [source, recipient, amount, from_burst]
@@ -875,7 +877,7 @@ class Shot(Handler):
         frame["br"] = []
         frame["step"] = "burst"
 
-    def _burst(self, state, frame, ev):
+    def _burst(self, state: GameState, frame, ev):
         """R 13.4 / AMB-23: the burst ship's damage is distributed, each <= current armour."""
         i = frame["burst_i"]
         if i >= len(frame["bursts"]):
@@ -927,7 +929,7 @@ class Shot(Handler):
             },
         )
 
-    def _burst_return(self, state, frame, ev):
+    def _burst_return(self, state: GameState, frame, ev):
         i = frame["br_i"]
         if i < len(frame["br"]):
             rid = frame["br"][i][0]
@@ -947,7 +949,7 @@ class Shot(Handler):
         frame["step"] = "formation"
         frame["form_i"] = 0
 
-    def _formation(self, state, frame, ev):
+    def _formation(self, state: GameState, frame, ev):
         """R 13.5 / AMB-25: share damage among your participating formation ships."""
         packets = frame["packets"]
         i = frame["form_i"]
@@ -999,7 +1001,7 @@ class Shot(Handler):
         frame["form_i"] = i
         frame["step"] = "apply"
 
-    def _apply(self, state, frame, ev):
+    def _apply(self, state: GameState, frame, ev):
         """R 11.4.4.6.4-7: simultaneous damage, rotation, hits, destruction."""
         combat = state.combat
         combat["batch"] = True
@@ -1028,7 +1030,7 @@ class Distribute(Handler):
 
     kind = "distribute"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame, ev):
         left = frame["points"] - sum(k for _, k in frame["assigned"])
         if left <= 0 or not self._open(frame):
             self._finish(state, frame)
@@ -1040,10 +1042,10 @@ class Distribute(Handler):
         given = {r: k for r, k in frame["assigned"]}
         return [r for r, cap in frame["caps"] if given.get(r, 0) < cap]
 
-    def legal(self, state, frame):
+    def legal(self, state: GameState, frame):
         return [Action.make("choose", value=r) for r in self._open(frame)] + [Action.make("done")]
 
-    def act(self, state, frame, action, ev):
+    def act(self, state: GameState, frame, action, ev):
         if action.kind == "done":
             self._finish(state, frame)
             return
@@ -1055,13 +1057,13 @@ class Distribute(Handler):
         else:
             frame["assigned"].append([rid, 1])
 
-    def _finish(self, state, frame):
+    def _finish(self, state: GameState, frame):
         pop(state, frame)
         state.stack[-1].setdefault("answers", {})[frame["store"]] = [
             list(a) for a in frame["assigned"]
         ]
 
-    def info(self, state, frame):
+    def info(self, state: GameState, frame):
         return {"points_left": frame["points"] - sum(k for _, k in frame["assigned"])}
 
 
@@ -1074,7 +1076,7 @@ register(Distribute)
 class Bombard(Handler):
     kind = "bombard"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame, ev):
         combat = state.combat
         step = frame["step"]
         dfn = combat["defender"]
@@ -1159,21 +1161,21 @@ class Bombard(Handler):
                             ops.push_trigger(state, att, "on_bombard")
                     ops.push_trigger(state, ship, "on_bombard")
 
-    def legal(self, state, frame):
+    def legal(self, state: GameState, frame):
         card = state.cards[state.combat["target"]["card"]]
         out = [Action.make("decline")]
         if trap_payable(state, card):
             out.insert(0, Action.make("pay", card=card.id))
         return out
 
-    def check(self, state, frame, action):
+    def check(self, state: GameState, frame, action):
         if action in self.legal(state, frame):
             return None
         if action.kind == "pay":
             return "NOT_A_PAYABLE_TRAP"
         return "NOT_A_LEGAL_CHOICE"
 
-    def act(self, state, frame, action, ev):
+    def act(self, state: GameState, frame, action, ev):
         combat = state.combat
         card = state.cards[combat["target"]["card"]]
         frame["step"] = "after"
@@ -1185,14 +1187,14 @@ class Bombard(Handler):
             ops.destroy(state, card, ev, "bombardment")
             frame["success"] = True
 
-    def info(self, state, frame):
+    def info(self, state: GameState, frame):
         return {"total": frame.get("total")}
 
 
 register(Bombard)
 
 
-def trap_payable(state, card) -> bool:
+def trap_payable(state: GameState, card) -> bool:
     """R 4.5.9 / AMB-16: a real trap, numeric upgrade limit met, affordable."""
     d = state.defs[card.code]
     if card.paid or card.slot != "base" or d["type"] != "base" or d["subtype"] != "trap":

@@ -357,7 +357,7 @@ def condition_ok(
         return True
     if kind == "colony_at_most":
         if cond["player"] == "you":
-            seats = (ctrl,)
+            seats: tuple = (ctrl,)
         else:
             seats = foes(state, ctrl, opp)
         return any(len(state.players[seat].colony) <= cond["amount"] for seat in seats)
