@@ -27,19 +27,19 @@ HANDLERS: dict = {}
 class Handler:
     kind: ClassVar[str] = ""
 
-    def run(self, state: GameState, frame, ev):  # pragma: no cover - interface
+    def run(self, state: GameState, frame: dict, ev: list):  # pragma: no cover - interface
         raise NotImplementedError
 
-    def legal(self, state: GameState, frame) -> list:
+    def legal(self, state: GameState, frame: dict) -> list:
         return []
 
-    def check(self, state: GameState, frame, action):
+    def check(self, state: GameState, frame: dict, action):
         return None if action in self.legal(state, frame) else "NOT_A_LEGAL_CHOICE"
 
-    def act(self, state: GameState, frame, action, ev):  # pragma: no cover - interface
+    def act(self, state: GameState, frame: dict, action, ev: list):  # pragma: no cover - interface
         raise NotImplementedError
 
-    def info(self, state: GameState, frame) -> dict:
+    def info(self, state: GameState, frame: dict) -> dict:
         """Public description of the awaited decision (never hidden identities)."""
         return {}
 
@@ -177,32 +177,32 @@ def clear_answers(frame: dict) -> None:
 class Choice(Handler):
     kind = "choice"
 
-    def run(self, state: GameState, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         if len(frame["picks"]) >= frame["n"]:
             self._finish(state, frame)
             return
         wait(frame, frame["player"], frame["prompt"])
 
-    def legal(self, state: GameState, frame):
+    def legal(self, state: GameState, frame: dict):
         picks = frame["picks"]
         out = [choose(v) for v in frame["options"] if v not in picks]
         if len(picks) >= frame["min"]:
             out.append(DONE)
         return out
 
-    def act(self, state: GameState, frame, action, ev):
+    def act(self, state: GameState, frame: dict, action, ev: list):
         if action.kind == "done":
             self._finish(state, frame)
             return
         frame["picks"].append(action.get("value"))
         frame.pop("await", None)
 
-    def _finish(self, state: GameState, frame):
+    def _finish(self, state: GameState, frame: dict):
         pop(state, frame)
         below = state.stack[-1]
         below.setdefault("answers", {})[frame["store"]] = list(frame["picks"])
 
-    def info(self, state: GameState, frame):
+    def info(self, state: GameState, frame: dict):
         return {
             "prompt": frame["prompt"],
             "picks_left": frame["n"] - len(frame["picks"]),

@@ -129,7 +129,7 @@ def new_game(
 class Setup(Handler):
     kind = "setup"
 
-    def run(self, state: GameState, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         if frame["step"] == "shuffle":  # R 10.1: each colony is shuffled, the opponent cuts
             frame["step"] = "deal"
             for seat in seats(state)[::-1]:  # the last seat first (two players: 1, 0)
@@ -155,7 +155,7 @@ class Mulligan(Handler):
 
     kind = "mulligan"
 
-    def run(self, state: GameState, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         if frame.get("redraw") is not None:
             seat = frame.pop("redraw")
             ops.draw(state, seat, state.ruleset.opening_hand, ev, "mulligan")
@@ -166,19 +166,19 @@ class Mulligan(Handler):
             return
         wait(frame, frame["order"][frame["i"]], "mulligan")
 
-    def legal(self, state: GameState, frame):
+    def legal(self, state: GameState, frame: dict):
         seat = frame["order"][frame["i"]]
         out = [Action.make("keep")]
         if not state.players[seat].mulligan_used:
             out.insert(0, Action.make("mulligan"))
         return out
 
-    def check(self, state: GameState, frame, action):
+    def check(self, state: GameState, frame: dict, action):
         if action.kind == "mulligan" and state.players[frame["order"][frame["i"]]].mulligan_used:
             return "MULLIGAN_USED"
         return super().check(state, frame, action)
 
-    def act(self, state: GameState, frame, action, ev):
+    def act(self, state: GameState, frame: dict, action, ev: list):
         seat = frame["order"][frame["i"]]
         if action.kind == "keep":
             emit(ev, "keep", player=seat)
@@ -201,14 +201,14 @@ class Cut(Handler):
 
     kind = "cut"
 
-    def run(self, state: GameState, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         wait(frame, frame["player"], "cut")
 
-    def legal(self, state: GameState, frame):
+    def legal(self, state: GameState, frame: dict):
         n = len(state.players[frame["owner"]].colony)
         return [Action.make("cut", at=i) for i in range(n)]
 
-    def act(self, state: GameState, frame, action, ev):
+    def act(self, state: GameState, frame: dict, action, ev: list):
         pop(state, frame)
         ops.cut(state, frame["owner"], action.get("at"), ev)
 
@@ -222,7 +222,7 @@ register(Cut)
 class Turns(Handler):
     kind = "turns"
 
-    def run(self, state: GameState, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         limit = state.ruleset.turn_limit
         if limit and state.turn >= limit:
             state.result = "turn_limit"
@@ -259,7 +259,7 @@ def turn_income(state: GameState) -> int:
 class Turn(Handler):
     kind = "turn"
 
-    def run(self, state: GameState, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         step = frame["step"]
         seat = state.active
         if step == "start":  # R 11.2
@@ -306,7 +306,7 @@ class Turn(Handler):
         elif step == "end_rest":
             self._end_rest(state, frame, ev)
 
-    def _end_rest(self, state: GameState, frame, ev):
+    def _end_rest(self, state: GameState, frame: dict, ev: list):
         seat = state.active
         player = state.players[seat]
         rules = state.ruleset
@@ -339,7 +339,7 @@ class Turn(Handler):
             emit(ev, "game_over", winner=seat, reason="colony")
 
     @staticmethod
-    def _return_control(state: GameState, ev):
+    def _return_control(state: GameState, ev: list):
         for cid, original in state.control:
             ship = state.cards.get(cid)
             if ship is None or ship.zone != "hangar" or ship.attached_to is not None:
@@ -356,17 +356,17 @@ class Turn(Handler):
 
     # -- the main phase decision (R 11.3.1, M1-M9) -------------------------------------------
 
-    def legal(self, state: GameState, frame):
+    def legal(self, state: GameState, frame: dict):
         if frame["step"] != "main":
             return []
         return main_actions(state, state.active)
 
-    def check(self, state: GameState, frame, action):
+    def check(self, state: GameState, frame: dict, action):
         if frame["step"] != "main":
             return "NOT_A_LEGAL_CHOICE"
         return check_main(state, state.active, action)
 
-    def act(self, state: GameState, frame, action, ev):
+    def act(self, state: GameState, frame: dict, action, ev: list):
         do_main(state, frame, state.active, action, ev)
         if (
             state.stack[-1] is frame
@@ -377,21 +377,21 @@ class Turn(Handler):
             state.phase = "main"
             wait(frame, state.active, "main")
 
-    def info(self, state: GameState, frame):
+    def info(self, state: GameState, frame: dict):
         return {"turn": state.turn}
 
 
 register(Turn)
 
 
-def _own_centre(state: GameState, seat, cid):
+def _own_centre(state: GameState, seat: int, cid):
     card = state.cards.get(cid)
     if card is None or card.zone != "centre" or card.owner != seat:
         return None
     return card
 
 
-def _own_in_play(state: GameState, seat, cid, zone=None):
+def _own_in_play(state: GameState, seat: int, cid, zone=None):
     card = state.cards.get(cid)
     if card is None or card.zone not in ("surface", "canteen", "hangar") or card.controller != seat:
         return None
@@ -400,7 +400,7 @@ def _own_in_play(state: GameState, seat, cid, zone=None):
     return card
 
 
-def check_main(state: GameState, seat, action, statics=None) -> str | None:
+def check_main(state: GameState, seat: int, action, statics=None) -> str | None:
     """Why a main-phase action is not allowed (None = allowed). `statics`: the current
     ``V.static_abilities(state)`` if the caller has them."""
     kind = action.kind
@@ -522,7 +522,7 @@ def check_main(state: GameState, seat, action, statics=None) -> str | None:
     return "NOT_A_MAIN_PHASE_ACTION"
 
 
-def _defender(state: GameState, seat, action) -> int | None:
+def _defender(state: GameState, seat: int, action) -> int | None:
     """Whom an attack action attacks: the other player of a two-player game (no `player`
     parameter); at a multiplayer table the neighbour it names (R 17.1.2), else None."""
     named = action.get("player")
@@ -531,7 +531,7 @@ def _defender(state: GameState, seat, action) -> int | None:
     return named if named in T.defenders(state, seat) else None
 
 
-def main_candidates(state: GameState, seat) -> list:
+def main_candidates(state: GameState, seat: int) -> list:
     """Every main-phase action worth checking (a superset of the legal ones)."""
     player = state.players[seat]
     candidates = [Action.make("end_turn")]
@@ -567,7 +567,7 @@ def main_candidates(state: GameState, seat) -> list:
     return candidates
 
 
-def _pay_reason(state: GameState, seat, card, credits, statics=None):
+def _pay_reason(state: GameState, seat: int, card: CardInstance, credits, statics=None):
     """M5 (R 4.5.4, 4.3.5a, 6.10): why this card of yours in play cannot be paid now."""
     if card.paid:
         return "ALREADY_PAID"
@@ -629,7 +629,7 @@ _ATTACK_COLONY = Action.make("attack", target="colony")
 _ATTACK_CENTRE = Action.make("attack", target="centre")
 
 
-def main_actions(state: GameState, seat) -> list:
+def main_actions(state: GameState, seat: int) -> list:
     """Every legal main-phase action of `seat` (= the candidates `check_main` accepts).
 
     Written out for speed; tests/engine/test_turn.py checks it against
@@ -682,7 +682,7 @@ def main_actions(state: GameState, seat) -> list:
     return out
 
 
-def _multiplayer_attacks(state: GameState, seat) -> list:
+def _multiplayer_attacks(state: GameState, seat: int) -> list:
     """M2 at a multiplayer table: not in one's own first turn (R 17.1.4), with an active
     ship (AMB-50), on either neighbour (R 17.1.2) whose surcharges one can pay (AMB-35)."""
     if T.first_turn(state, seat):
@@ -719,7 +719,7 @@ def _attacks_on(canteen: list, surface: list) -> list:
     return attacks
 
 
-def _centre_actions(state: GameState, seat, info, out) -> None:
+def _centre_actions(state: GameState, seat: int, info, out) -> None:
     """main_actions for the cards in the centre: play (M4) and place (M1)."""
     player = state.players[seat]
     credits = player.credits
@@ -755,7 +755,7 @@ def _centre_actions(state: GameState, seat, info, out) -> None:
             out += [_PLACE_SHIP[cid, sid] for sid in open_ships]
 
 
-def _in_play_actions(state: GameState, seat, info, out) -> None:
+def _in_play_actions(state: GameState, seat: int, info, out) -> None:
     """main_actions for the cards in play, in the order of cards_in_play: pay (M5) and
     activated abilities of the few cards that can add one (_candidates)."""
     credits = state.players[seat].credits
@@ -774,7 +774,7 @@ def _in_play_actions(state: GameState, seat, info, out) -> None:
                     out.append(Action.cached("activate", "ability", i, "card", card.id))
 
 
-def _candidates(state: GameState, seat, info) -> list:
+def _candidates(state: GameState, seat: int, info) -> list:
     """`seat`'s cards in play, in the order of cards_in_play, that can add a pay or activate
     action: unpaid cards whose type matches their slot (a bluff is never paid, R 6.10: the
     first test of _pay_reason) other than traps and missiles (its tests by definition:
@@ -827,7 +827,7 @@ def _find_candidates(state: GameState, player, ships, info) -> list:
     return found
 
 
-def _base_actions(state: GameState, seat, info, out) -> None:
+def _base_actions(state: GameState, seat: int, info, out) -> None:
     """main_actions for the bases on the surface, in id order: upgrade (M6), then every
     cash pair (a, b), a <= b (M3): often the bulk of the list."""
     cards = state.cards
@@ -848,7 +848,7 @@ def _base_actions(state: GameState, seat, info, out) -> None:
             out.append(rows[a][pairs[0]])  # itemgetter of one key gives the value itself
 
 
-def _base_lists(state: GameState, seat) -> tuple:
+def _base_lists(state: GameState, seat: int) -> tuple:
     """(`seat`'s bases that may still be upgraded this turn, its bases with upgrades), each
     in id order. Kept per seat (read only) while ``state.upgrade_epoch`` (bumped by every
     change of upgrades or bought) and the surface stand still; a main-phase upgrade or cash
@@ -866,7 +866,7 @@ def _base_lists(state: GameState, seat) -> tuple:
     return can_buy, upgraded
 
 
-def _bases_changed(state: GameState, seat, *changed) -> None:
+def _bases_changed(state: GameState, seat: int, *changed) -> None:
     """After a main-phase upgrade or cash of `changed` (bases of `seat`'s surface): bump
     ``state.upgrade_epoch``; if `seat`'s kept base lists were up to date, keep them for
     the new epoch, with those bases put in or taken out where they moved (new lists: a
@@ -899,7 +899,7 @@ def _toggled(ids: list, cid: int) -> list:
     return out
 
 
-def do_main(state: GameState, frame, seat, action, ev, statics=None) -> None:
+def do_main(state: GameState, frame: dict, seat: int, action, ev: list, statics=None) -> None:
     """Apply a legal main-phase action. `statics`: ``V.static_abilities(state)`` of the
     state as it is now, if known (used only before the first change)."""
     kind = action.kind
@@ -995,7 +995,7 @@ class Search(Handler):
 
     kind = "search"
 
-    def run(self, state: GameState, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         picked = answer(frame, "pick")
         pop(state, frame)
         for cid in picked or ():

@@ -309,7 +309,7 @@ def push_trigger(state: GameState, card: CardInstance, trigger: str, **match) ->
     return len(found)
 
 
-def reveal(state: GameState, ev, card_ids, viewer: int, zone: str, player: int | None = None):
+def reveal(state: GameState, ev: list, card_ids, viewer: int, zone: str, player: int | None = None):
     """Show hidden cards to one viewer only (R 16.4): identities travel in the event's
     secret part, addressed to `viewer`; everyone else sees that a look happened."""
     where = {} if player is None else {"player": player}

@@ -15,7 +15,7 @@ from typing import Any
 
 from . import ops
 from .flow import emit
-from .state import GameState, live_seats, neighbours
+from .state import CardInstance, GameState, live_seats, neighbours
 
 # --- turns and attacks (R 17.1.2, R 17.1.4) ------------------------------------------------
 
@@ -125,7 +125,7 @@ def eliminate(state: GameState, seat: int, by: int, ev: list) -> None:
     state.armour_epoch += 1
 
 
-def _off_the_table(state: GameState, card, ev: list) -> None:
+def _off_the_table(state: GameState, card: CardInstance, ev: list) -> None:
     """A card of an eliminated player leaves play as a destroyed card would (R 14.1), but
     without its on_destroyed abilities: its player is no longer in the game."""
     if card.paid:
