@@ -6,14 +6,14 @@ PY := $(VENV)/bin/python
 PG_URL ?= postgres://postgres@127.0.0.1:5432/kgk
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test setup deps translations db lint security test-sqlite test-postgres test-soak fuzz fuzz-ci browser worker beat bench clean
+.PHONY: run test setup deps translations engine db lint security test-sqlite test-engine-pure test-postgres test-soak fuzz fuzz-ci browser worker beat bench clean
 
 run: setup db  ## set up and serve the site with the embedded default (SQLite, eager Celery); DEBUG=1 for debug pages
 	$(PY) manage.py runserver $(HOST)
 
-test: setup browser lint security test-sqlite test-postgres test-soak fuzz-ci  ## set up and run every test
+test: setup browser lint security test-sqlite test-engine-pure test-postgres test-soak fuzz-ci  ## set up and run every test
 
-setup: $(VENV)/.installed translations
+setup: $(VENV)/.installed translations engine
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -23,6 +23,12 @@ $(VENV)/.installed: pyproject.toml
 
 translations: $(VENV)/.installed
 	$(PY) manage.py compile_translations
+
+# The rules engine compiled with mypyc into build/engine-mypyc (issue 18): nothing to do when
+# it is up to date with engine/*.py; engine/_build.py runs the .py files whenever the build is
+# absent or stale, or KGK_ENGINE_PURE=1.
+engine: $(VENV)/.installed
+	$(PY) scripts/build_engine.py
 
 db: setup
 	$(PY) manage.py migrate --noinput
@@ -71,6 +77,11 @@ test-postgres: setup
 		echo "SKIPPED test-postgres: no PostgreSQL at $(PG_URL) (set PG_URL to point at one)"; \
 	fi
 
+# The engine's tests again on the pure-Python engine (the other passes run the compiled one):
+# both builds must play by the rules (issue 18). The soak runs on the compiled one only.
+test-engine-pure: setup
+	env -u DATABASE_URL -u REDIS_URL KGK_ENGINE_PURE=1 $(PY) -m pytest -m "not soak" -q tests/engine
+
 # The rules engine's soak run (random games, replays from their logs): once, no database.
 test-soak: setup
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m soak -q tests/engine
@@ -93,4 +104,4 @@ bench: setup
 	DATABASE_URL="$(PG_URL)" $(PY) bench/search_latency.py
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles
+	rm -rf $(VENV) db.sqlite3 staticfiles build

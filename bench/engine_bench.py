@@ -18,14 +18,24 @@ bench/out/engine_bench.json (bench/out/engine_bench_<n>p.json with `--seats n`).
 
 `--seats 3..6` plays multiplayer tables instead (R 17.1): the `laci` and `dani` colonies
 alternate round the table, one bot per seat; the two-player run (the default) is unchanged.
+
+Both builds of the engine (issue 18, engine/_build.py): each run is played by the compiled
+engine and by the pure-Python one (a child process with KGK_ENGINE_PURE=1), one after the
+other, alternating, so the two are measured in the same minutes; the output gives each
+build's medians and their ratios (compiled / pure: games and decisions per CPU-second, and
+pure / compiled for the clone time). Also per run: `clone` of the mid-game state (median of
+500) and `legal_actions` + `apply` per decision (median, µs). `--build compiled|pure` runs
+one build only (in this process).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -33,10 +43,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from engine import _build  # noqa: E402
 from engine.bots import HeuristicBot, RandomBot  # noqa: E402
 from engine.game import apply, legal_actions, new_game, pending  # noqa: E402
 from engine.ruleset import Ruleset  # noqa: E402
-from engine.serialize import dump, load  # noqa: E402
+from engine.serialize import clone, dump, load  # noqa: E402
 from engine.simulate import PRESETS, build_colony, load_cards  # noqa: E402
 
 
@@ -71,6 +82,7 @@ def heuristic_run(colonies, games, seed):
 def one_run(colonies, games, seed):
     apply_times = []
     legal_times = []
+    step_times = []
     decisions = 0
     middle = None
     started = time.perf_counter()
@@ -86,8 +98,10 @@ def one_run(colonies, games, seed):
             action = actions[bots[p.player].rng.below(len(actions))]  # RandomBot.choose
             t2 = time.perf_counter()
             apply(state, action)
-            apply_times.append(time.perf_counter() - t2)
+            t3 = time.perf_counter()
+            apply_times.append(t3 - t2)
             legal_times.append(t1 - t0)
+            step_times.append(t3 - t2 + t1 - t0)
             log.append(action.id)
             decisions += 1
         if i == 0:
@@ -105,6 +119,11 @@ def one_run(colonies, games, seed):
         t0 = time.perf_counter()
         load(dump(state))
         rounds.append(time.perf_counter() - t0)
+    clones = []
+    for _ in range(500):
+        t0 = time.perf_counter()
+        clone(state)
+        clones.append(time.perf_counter() - t0)
     return {
         "games_per_s": games / elapsed,
         "decisions_per_s": decisions / elapsed,
@@ -117,8 +136,41 @@ def one_run(colonies, games, seed):
         "legal_actions_p50_ms": 1000 * percentile(legal_times, 0.50),
         "legal_actions_p95_ms": 1000 * percentile(legal_times, 0.95),
         "dump_load_ms": 1000 * statistics.median(rounds),
+        "clone_us": 1e6 * statistics.median(clones),
+        "legal_apply_p50_us": 1e6 * percentile(step_times, 0.50),
         "state_bytes": len(text.encode()),
     }
+
+
+RATIOS = (  # (figure, True: compiled / pure; False: pure / compiled (a time))
+    ("games_per_cpu_s", True),
+    ("decisions_per_cpu_s", True),
+    ("games_per_s", True),
+    ("clone_us", False),
+    ("legal_apply_p50_us", False),
+)
+
+
+def measure(colonies, args, r):
+    run = one_run(colonies, args.games, r)
+    if args.heuristic_games:
+        run.update(heuristic_run(colonies, args.heuristic_games, r))
+    return run
+
+
+def child(args, build, r):
+    """One run in a process of its own on `build` (the engine picks it at import)."""
+    env = dict(os.environ)
+    env.pop("KGK_ENGINE_PURE", None)
+    if build == "pure":
+        env["KGK_ENGINE_PURE"] = "1"
+    cmd = [sys.executable, __file__, "--build", build, "--runs", "1", "--first-run", str(r)]
+    cmd += ["--games", str(args.games), "--heuristic-games", str(args.heuristic_games)]
+    cmd += ["--seats", str(args.seats), "--child"]
+    out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
+    result = json.loads(out)
+    assert result["build"] == build, f"asked for the {build} engine, got {result['build']}"
+    return result["runs"][0]
 
 
 def main(argv=None):
@@ -127,21 +179,50 @@ def main(argv=None):
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--heuristic-games", type=int, default=100)
     parser.add_argument("--seats", type=int, default=2, help="3-6: multiplayer tables (R 17.1)")
+    parser.add_argument(
+        "--build",
+        choices=("both", "compiled", "pure"),
+        default="both",
+        help="both (default): each run on both builds, alternating, in child processes",
+    )
+    parser.add_argument("--first-run", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     cards = load_cards()
     pair = [build_colony(cards, PRESETS["laci"]), build_colony(cards, PRESETS["dani"])]
     colonies = [pair[s % 2] for s in range(args.seats)]
-    runs = []
+    if args.child:
+        runs = [measure(colonies, args, args.first_run)]
+        print(json.dumps({"build": _build.BUILD, "runs": runs}))
+        return
+    builds = ["compiled", "pure"] if args.build == "both" else [args.build]
+    if args.build != "both" and _build.BUILD != args.build:
+        parser.error(f"the engine here is the {_build.BUILD} one ({_build.REASON})")
+    if args.build == "both" and not (_build.OUT / "manifest.json").is_file():
+        parser.error("no compiled engine (make setup builds it): use --build pure")
+    runs = {b: [] for b in builds}
     for r in range(args.runs):
-        runs.append(one_run(colonies, args.games, r))
-        if args.heuristic_games:
-            runs[-1].update(heuristic_run(colonies, args.heuristic_games, r))
-        print(
-            f"run {r + 1}: " + ", ".join(f"{k}={v:.3f}" for k, v in runs[-1].items()),
-            file=sys.stderr,
-        )
-    median = {k: statistics.median(run[k] for run in runs) for k in runs[0]}
-    print(json.dumps({"median": median}, indent=2))
+        for b in builds if r % 2 == 0 else builds[::-1]:  # alternate who goes first
+            run = child(args, b, r) if args.build == "both" else measure(colonies, args, r)
+            runs[b].append(run)
+            print(
+                f"run {r + 1} {b}: " + ", ".join(f"{k}={v:.3f}" for k, v in run.items()),
+                file=sys.stderr,
+            )
+    median = {
+        b: {k: statistics.median(run[k] for run in rs) for k in rs[0]} for b, rs in runs.items()
+    }
+    summary = {"median": median}
+    if args.build == "both":
+        summary["ratio"] = {
+            k: (
+                median["compiled"][k] / median["pure"][k]
+                if up
+                else median["pure"][k] / median["compiled"][k]
+            )
+            for k, up in RATIOS
+        }
+    print(json.dumps(summary, indent=2))
     out = ROOT / "bench" / "out"
     out.mkdir(exist_ok=True)
     name = "engine_bench.json" if args.seats == 2 else f"engine_bench_{args.seats}p.json"
@@ -154,7 +235,7 @@ def main(argv=None):
                 "seats": args.seats,
                 "heuristic_games": args.heuristic_games,
                 "runs": runs,
-                "median": median,
+                **summary,
             },
             indent=2,
         )

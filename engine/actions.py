@@ -8,6 +8,7 @@ understood but not allowed now (HTTP 409/422). Both carry a reason ``code``.
 """
 
 from dataclasses import dataclass, field
+from typing import Any
 
 # kind -> {param: (type, required)}
 SCHEMA: dict[str, dict[str, tuple[type, bool]]] = {
@@ -60,6 +61,9 @@ class IllegalAction(EngineError):
 ACTION_CACHE: dict = {}
 _new_object = object.__new__
 _set = object.__setattr__  # (kind, key, value, ...) -> Action (Action.cached)
+# compiled by mypyc (engine/_build.py): its native classes are made by their constructors
+# (quick there; object.__new__ refuses them)
+_NATIVE = not __file__.endswith(".py")
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +91,7 @@ class Action:
                 return action if action is not None else cls.cached(kind, k, v)
             return cls(kind, tuple(items))
         items.sort()
-        kv = []
+        kv: list = []
         for k, v in items:
             if type(v) is not int and type(v) is not str:
                 return cls(kind, tuple(items))
@@ -100,7 +104,12 @@ class Action:
         no value None. Actions are immutable, so equal ones are shared (a bounded cache)."""
         key = (kind, *kv)
         action = ACTION_CACHE.get(key)
-        if action is None:
+        if action is None and _NATIVE:
+            action = cls(kind, tuple(zip(kv[::2], kv[1::2], strict=True)))
+            if len(ACTION_CACHE) >= 50_000:
+                ACTION_CACHE.clear()
+            ACTION_CACHE[key] = action
+        elif action is None:
             # cls(kind, params) without the dataclass __init__ (a frame that only makes these
             # calls): new Actions are frequent, card ids being drawn afresh in every game
             action = _new_object(cls)
@@ -150,10 +159,10 @@ PASS = Action.make("pass")
 _CHECKED: dict = {}  # id(action) -> action: Action objects that passed parse_action as is
 
 
-def parse_action(obj) -> Action:
+def parse_action(obj: Any) -> Action:
     """An Action from an Action, an id string or a dict ({"id": ...} or {"kind": ..., ...})."""
     if _CHECKED.get(id(obj)) is obj:  # the very object checked before (kept alive here)
-        return obj
+        return obj  # type: ignore[return-value]
     if isinstance(obj, Action):
         kind, params = obj.kind, dict(obj.params)
     elif isinstance(obj, str):
@@ -204,7 +213,7 @@ def parse_action(obj) -> Action:
 
 def _parse_id(text: str):
     kind, _, rest = text.partition(":")
-    params = {}
+    params: dict = {}
     if rest:
         for part in rest.split(","):
             key, eq, value = part.partition("=")

@@ -7,6 +7,8 @@ its own cards (even face down) and public information; it never looks at the
 opponent's hidden cards.
 """
 
+from typing import ClassVar
+
 from . import values as V
 from .game import legal_actions
 from .rng import Rng
@@ -17,7 +19,7 @@ _SLOT_OF = {"surface": "base", "canteen": "crew", "ship": "armament"}  # place.t
 class RandomBot:
     """Uniform over the legal actions."""
 
-    name = "random"
+    name: ClassVar[str] = "random"
 
     def __init__(self, seed=0):
         self.rng = Rng.from_seed(f"random-bot:{seed}")
@@ -30,7 +32,7 @@ class RandomBot:
 class HeuristicBot:
     """Scores each legal action with a few rules of thumb; ties are broken at random."""
 
-    name = "heuristic"
+    name: ClassVar[str] = "heuristic"
 
     def __init__(self, seed=0):
         self.rng = Rng.from_seed(f"heuristic-bot:{seed}")

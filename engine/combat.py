@@ -18,7 +18,7 @@ from .state import CardInstance, GameState, mark, marked_cards, next_seat
 # --- helpers -----------------------------------------------------------------------------
 
 
-def in_hangar(state, cid, seat=None) -> CardInstance | None:
+def in_hangar(state: GameState, cid, seat=None) -> CardInstance | None:
     card = state.cards.get(cid)
     if card is None or card.zone != "hangar" or card.attached_to is not None:
         return None
@@ -27,11 +27,11 @@ def in_hangar(state, cid, seat=None) -> CardInstance | None:
     return card
 
 
-def side(combat, seat) -> list:
+def side(combat, seat: int) -> list:
     return combat["attackers"] if seat == combat["attacker"] else combat["defenders"]
 
 
-def participants(state, seat) -> list:
+def participants(state: GameState, seat: int) -> list:
     """The cards of `seat`'s side of the combat still in its hangar as ships (``in_hangar``
     of each, written out: this runs at every step of a combat)."""
     combat = state.combat
@@ -49,7 +49,7 @@ def participants(state, seat) -> list:
     return out
 
 
-def eligible(state, seat) -> list:
+def eligible(state: GameState, seat: int) -> list:
     """R 11.4.4.1: participating, active and still in play."""
     return [c for c in participants(state, seat) if c.orientation == "active"]
 
@@ -59,11 +59,11 @@ def foe(combat: dict, seat: int) -> int:
     return combat["defender"] if seat == combat["attacker"] else combat["attacker"]
 
 
-def speed(state, card) -> int:
+def speed(state: GameState, card: CardInstance) -> int:
     return V.stat(state, card, "speed")
 
 
-def board(state: GameState, crew: CardInstance, ship: CardInstance, ev) -> None:
+def board(state: GameState, crew: CardInstance, ship: CardInstance, ev: list) -> None:
     """R 11.4.2.2: crew go aboard for this combat (the card keeps its id: it is tracked)."""
     state.players[crew.controller].canteen.remove(crew.id)
     state.card_epoch += 1  # a zone and a ship's attachments change
@@ -75,7 +75,7 @@ def board(state: GameState, crew: CardInstance, ship: CardInstance, ev) -> None:
     emit(ev, "board", card=ops.pub(state, crew), ship=ship.id)
 
 
-def unboard(state: GameState, crew: CardInstance, orientation: str, ev) -> None:
+def unboard(state: GameState, crew: CardInstance, orientation: str, ev: list) -> None:
     """R 11.4.6.1 / 4.4.5: back to the owner's canteen, keeping paid/unpaid."""
     ship = state.cards[crew.attached_to]
     ship.attachments.remove(crew.id)
@@ -89,7 +89,7 @@ def unboard(state: GameState, crew: CardInstance, orientation: str, ev) -> None:
     emit(ev, "disembark", card=ops.pub(state, crew), orientation=orientation)
 
 
-def can_pay_attachment(state, seat, card) -> bool:
+def can_pay_attachment(state: GameState, seat: int, card: CardInstance) -> bool:
     """R 11.4.3: unpaid crew/armament (missiles too) whose true type matches its slot."""
     if card.paid or card.controller != seat:
         return False
@@ -98,7 +98,15 @@ def can_pay_attachment(state, seat, card) -> bool:
     return V.card_cost(state, seat, card) <= state.players[seat].credits
 
 
-def pay_card(state, seat, card, ev, why="pay", statics=None, scope="combat") -> None:
+def pay_card(
+    state: GameState,
+    seat: int,
+    card: CardInstance,
+    ev: list,
+    why="pay",
+    statics=None,
+    scope="combat",
+) -> None:
     """Pay a face-down card (R 6.8.4) as an interrupt (R 11.3.2 / 12.1b): the payment goes
     on the chain and the opponent may respond first (R 12.3); it takes effect when the
     chain resolves (``resolve.finish_payment``: face up, paid, X locked, on_pay)."""
@@ -106,23 +114,25 @@ def pay_card(state, seat, card, ev, why="pay", statics=None, scope="combat") -> 
     open_window(state, next_seat(state, seat), scope, base)
 
 
-@register
 class ToTrash(Handler):
     """After a research or trap resolved: it goes to its owner's trash."""
 
     kind = "to_trash"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         pop(state, frame)
         card = state.cards.get(frame["card"])
         if card is not None and card.zone == "surface":
             ops.relocate(state, card, "trash", ev, "resolved", face_up=True)
 
 
+register(ToTrash)
+
+
 # --- declaration ------------------------------------------------------------------------
 
 
-def attack_targets(state, seat, defender=None):
+def attack_targets(state: GameState, seat: int, defender=None):
     """M2 targets: colony, centre, one crew card, one base (R 11.3.1) of the defender
     (two players: the other; multiplayer: the neighbour named, R 17.1.2)."""
     opp = state.players[state.other(seat) if defender is None else defender]
@@ -132,7 +142,9 @@ def attack_targets(state, seat, defender=None):
     return out
 
 
-def declare_attack(state, seat, target, card_id, ev, statics=None, defender=None) -> None:
+def declare_attack(
+    state: GameState, seat: int, target, card_id, ev: list, statics=None, defender=None
+) -> None:
     """R 11.4.1.1: pay the surcharges (AMB-35), fix the target, open the combat. At a
     multiplayer table the attack names its defender, a neighbour (R 17.1.2)."""
     if defender is None:
@@ -172,11 +184,10 @@ def declare_attack(state, seat, target, card_id, ev, statics=None, defender=None
 PAY_STEPS = ("pay_attacker", "pay_defender")
 
 
-@register
 class Combat(Handler):
     kind = "combat"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         combat = state.combat
         step = frame["step"]
         if combat["ended"] and step not in ("disarm",):
@@ -259,7 +270,7 @@ class Combat(Handler):
     # -- equip ----------------------------------------------------------------------------
 
     @staticmethod
-    def _ship_options(state, seat, chosen):
+    def _ship_options(state: GameState, seat: int, chosen):
         return [
             cid
             for cid in state.players[seat].hangar
@@ -267,9 +278,9 @@ class Combat(Handler):
         ]
 
     @staticmethod
-    def _board_options(state, seat, first=False):
+    def _board_options(state: GameState, seat: int, first=False):
         """(crew id, ship id) pairs; with `first`, stop at the first crew that can board."""
-        out = []
+        out: list = []
         canteen = state.players[seat].canteen
         if not canteen:
             return out
@@ -289,10 +300,10 @@ class Combat(Handler):
         return out
 
     @staticmethod
-    def _aboard(state, ship):
+    def _aboard(state: GameState, ship):
         return [state.cards[a] for a in ship.attachments]
 
-    def _payable(self, state, seat):
+    def _payable(self, state: GameState, seat: int):
         out = []
         for ship in participants(state, seat):
             for card in self._aboard(state, ship):
@@ -300,7 +311,7 @@ class Combat(Handler):
                     out.append(card.id)
         return out
 
-    def legal(self, state, frame):
+    def legal(self, state: GameState, frame: dict):
         combat = state.combat
         step = frame["step"]
         att, dfn = combat["attacker"], combat["defender"]
@@ -329,7 +340,7 @@ class Combat(Handler):
             return self._bomber_actions(state)
         return []
 
-    def check(self, state, frame, action):
+    def check(self, state: GameState, frame: dict, action):
         if action in self.legal(state, frame):
             return None
         if action.kind == "pay":
@@ -344,7 +355,7 @@ class Combat(Handler):
             return "NO_PRIORITY_OR_BAD_TARGET"
         return "NOT_A_LEGAL_CHOICE"
 
-    def act(self, state, frame, action, ev):
+    def act(self, state: GameState, frame: dict, action, ev: list):
         combat = state.combat
         step = frame["step"]
         att, dfn = combat["attacker"], combat["defender"]
@@ -389,7 +400,7 @@ class Combat(Handler):
 
     # -- end of the payment step (R 11.4.3.3, AMB-30) -------------------------------------------
 
-    def _end_of_payment(self, state, frame, ev):
+    def _end_of_payment(self, state: GameState, frame: dict, ev: list):
         combat = state.combat
         if "eop" not in frame:
             items = []
@@ -431,7 +442,7 @@ class Combat(Handler):
             return
         combat["batch"] = True
         push(state, {"kind": "batch_end"})
-        for item in reversed(items):
+        for item in items[::-1]:
             card = state.cards[item["card"]]
             ability = V.abilities(state, card)[item["ability"]]
             fr = ops.effects_frame(ability["effects"], card, item["ctrl"])
@@ -444,7 +455,7 @@ class Combat(Handler):
 
     # -- firing (R 11.4.4, AMB-20) ----------------------------------------------------------------
 
-    def _decider(self, state):
+    def _decider(self, state: GameState):
         """(seat, free) of the player to act now, or None when firing is over."""
         combat = state.combat
         att, dfn = combat["attacker"], combat["defender"]
@@ -467,7 +478,7 @@ class Combat(Handler):
         fd = max(speed(state, s) for s in ed)
         return (att, False) if fa >= fd else (dfn, False)  # R 11.4.4.2: ties -> attacker
 
-    def _acting_ships(self, state, seat, free):
+    def _acting_ships(self, state: GameState, seat: int, free):
         combat = state.combat
         mine = eligible(state, seat)
         if free:
@@ -477,7 +488,7 @@ class Combat(Handler):
         attacker = seat == combat["attacker"]
         return [s for s in mine if speed(state, s) > top or (attacker and speed(state, s) == top)]
 
-    def _firing_actions(self, state, frame):
+    def _firing_actions(self, state: GameState, frame: dict):
         decided = self._decider(state)
         if decided is None:
             return []
@@ -499,7 +510,7 @@ class Combat(Handler):
         out.append(PASS)
         return out
 
-    def _firing(self, state, frame, ev):
+    def _firing(self, state: GameState, frame: dict, ev: list):
         decided = self._decider(state)
         if decided is None:
             frame["step"] = "end_firing"
@@ -511,7 +522,7 @@ class Combat(Handler):
             return
         wait(frame, seat, "fire")
 
-    def _firing_act(self, state, frame, action, ev):
+    def _firing_act(self, state: GameState, frame: dict, action, ev: list):
         combat = state.combat
         seat, _ = self._decider(state)
         kind = action.kind
@@ -549,7 +560,7 @@ class Combat(Handler):
             },
         )
 
-    def _end_firing(self, state, ev):
+    def _end_firing(self, state: GameState, ev: list):
         """R 11.4.4.8: hit ships turn damaged (repair: used, R 13.8)."""
         combat = state.combat
         if state.ruleset.simplified_combat:  # R 17.2.2: the "killed" ships leave now
@@ -566,7 +577,7 @@ class Combat(Handler):
 
     # -- bombardment (R 11.4.5) ---------------------------------------------------------------
 
-    def _bomber_options(self, state):
+    def _bomber_options(self, state: GameState):
         combat = state.combat
         return [
             c.id
@@ -574,7 +585,7 @@ class Combat(Handler):
             if c.orientation == "active" and c.id not in combat["bombers"]
         ]
 
-    def _bomber_actions(self, state):
+    def _bomber_actions(self, state: GameState):
         combat = state.combat
         out = [choose(c) for c in self._bomber_options(state)]
         for cid in combat["bombers"]:
@@ -585,7 +596,7 @@ class Combat(Handler):
 
     # -- disarm (R 11.4.6) ----------------------------------------------------------------------
 
-    def _disarm(self, state, frame, ev):
+    def _disarm(self, state: GameState, frame: dict, ev: list):
         combat = state.combat
         combat["step"] = "disarm"
         for seat in (combat["attacker"], combat["defender"]):
@@ -626,20 +637,25 @@ class Combat(Handler):
         ops.check_state(state, ev)  # AMB-34
 
 
-@register
+register(Combat)
+
+
 class BatchEnd(Handler):
     """Simultaneous effects are over: destruction is checked once (R 11.4.3.3)."""
 
     kind = "batch_end"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         pop(state, frame)
         if state.combat is not None:
             state.combat["batch"] = False
         ops.check_state(state, ev)
 
 
-def prepare_frame(effects, card, ctrl, prefix):
+register(BatchEnd)
+
+
+def prepare_frame(effects, card: CardInstance, ctrl, prefix):
     return {
         "kind": "prepare",
         "effects": effects,
@@ -652,13 +668,12 @@ def prepare_frame(effects, card, ctrl, prefix):
     }
 
 
-@register
 class Prepare(Handler):
     """Choose the modes and targets of a simultaneous effect in advance (AMB-30)."""
 
     kind = "prepare"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         picked = answer(frame, "p")
         need = frame.get("need")
         if picked is not None and need is not None:
@@ -707,6 +722,9 @@ class Prepare(Handler):
         )
 
 
+register(Prepare)
+
+
 # --- ship abilities used in combat ------------------------------------------------------------
 
 
@@ -714,7 +732,7 @@ def hw_bonus(ship) -> int:
     return sum(m[1] for m in ship.mods if m[3] == "heavy_weapons")
 
 
-def can_heavy_weapons(state, ship) -> bool:
+def can_heavy_weapons(state: GameState, ship) -> bool:
     """R 13.7 / AMB-27: 2 CR for +1 firepower, capped at twice the base firepower."""
     if "heavy_weapons" not in V.keywords(state, ship):
         return False
@@ -726,7 +744,7 @@ def can_heavy_weapons(state, ship) -> bool:
     return V.stat(state, ship, "firepower") + 1 <= 2 * base
 
 
-def heavy_weapons(state, ship, ev) -> None:
+def heavy_weapons(state: GameState, ship, ev: list) -> None:
     ops.spend(state, ship.controller, 2, ev, "heavy weapons")
     ship.mods.append(["firepower", 1, "until_end_of_combat", "heavy_weapons"])
     mark(state, ship)
@@ -738,7 +756,7 @@ def ord_bonus(ship) -> int:
     return sum(m[1] for m in ship.mods if m[3] == "ordnance")
 
 
-def can_ordnance(state, ship) -> bool:
+def can_ordnance(state: GameState, ship) -> bool:
     """R 13.9 / AMB-28: discard a colony card for +1 bombardment, up to twice the base."""
     if "ordnance" not in V.keywords(state, ship):
         return False
@@ -750,7 +768,7 @@ def can_ordnance(state, ship) -> bool:
     return V.stat(state, ship, "bombardment") + 1 <= 2 * base
 
 
-def ordnance(state, ship, ev) -> None:
+def ordnance(state: GameState, ship, ev: list) -> None:
     ops.discard_top(state, ship.controller, 1, ev, "ordnance")
     ship.mods.append(["bombardment", 1, "until_end_of_combat", "ordnance"])
     mark(state, ship)
@@ -761,11 +779,10 @@ def ordnance(state, ship, ev) -> None:
 # --- one shot (R 11.4.4.6) ---------------------------------------------------------------------
 
 
-@register
 class Shot(Handler):
     kind = "shot"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         combat = state.combat
         step = frame["step"]
         shooter = in_hangar(state, frame["shooter"])
@@ -797,7 +814,7 @@ class Shot(Handler):
 
     # -- the target answers: return fire, stealth or nothing (R 11.4.4.6.2) --------------------
 
-    def legal(self, state, frame):
+    def legal(self, state: GameState, frame: dict):
         if frame["step"] == "burst_return":
             return [Action.make("return_fire"), Action.make("hold_fire")]
         shooter = in_hangar(state, frame["shooter"])
@@ -815,7 +832,7 @@ class Shot(Handler):
             out.append(Action.make("stealth", ship=target.id))  # R 13.6, AMB-26, AMB-29
         return out
 
-    def act(self, state, frame, action, ev):
+    def act(self, state: GameState, frame: dict, action, ev: list):
         kind = action.kind
         if frame["step"] == "burst_return":
             item = frame["br"][frame["br_i"]]
@@ -843,7 +860,7 @@ class Shot(Handler):
 
     # -- damage --------------------------------------------------------------------------------
 
-    def _packets(self, state, frame, ev):
+    def _packets(self, state: GameState, frame: dict, ev: list):
         shooter = in_hangar(state, frame["shooter"])
         target = in_hangar(state, frame["target"])
         packets = []  # [source, recipient, amount, from_burst]
@@ -868,7 +885,7 @@ class Shot(Handler):
         frame["br"] = []
         frame["step"] = "burst"
 
-    def _burst(self, state, frame, ev):
+    def _burst(self, state: GameState, frame: dict, ev: list):
         """R 13.4 / AMB-23: the burst ship's damage is distributed, each <= current armour."""
         i = frame["burst_i"]
         if i >= len(frame["bursts"]):
@@ -920,7 +937,7 @@ class Shot(Handler):
             },
         )
 
-    def _burst_return(self, state, frame, ev):
+    def _burst_return(self, state: GameState, frame: dict, ev: list):
         i = frame["br_i"]
         if i < len(frame["br"]):
             rid = frame["br"][i][0]
@@ -940,7 +957,7 @@ class Shot(Handler):
         frame["step"] = "formation"
         frame["form_i"] = 0
 
-    def _formation(self, state, frame, ev):
+    def _formation(self, state: GameState, frame: dict, ev: list):
         """R 13.5 / AMB-25: share damage among your participating formation ships."""
         packets = frame["packets"]
         i = frame["form_i"]
@@ -992,7 +1009,7 @@ class Shot(Handler):
         frame["form_i"] = i
         frame["step"] = "apply"
 
-    def _apply(self, state, frame, ev):
+    def _apply(self, state: GameState, frame: dict, ev: list):
         """R 11.4.4.6.4-7: simultaneous damage, rotation, hits, destruction."""
         combat = state.combat
         combat["batch"] = True
@@ -1013,13 +1030,15 @@ class Shot(Handler):
         ops.check_state(state, ev)
 
 
-@register
+register(Shot)
+
+
 class Distribute(Handler):
     """Assign damage points one at a time (burst fire, formation); "done" ends early."""
 
     kind = "distribute"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         left = frame["points"] - sum(k for _, k in frame["assigned"])
         if left <= 0 or not self._open(frame):
             self._finish(state, frame)
@@ -1027,14 +1046,14 @@ class Distribute(Handler):
         wait(frame, frame["player"], "distribute")
 
     @staticmethod
-    def _open(frame):
+    def _open(frame: dict):
         given = {r: k for r, k in frame["assigned"]}
         return [r for r, cap in frame["caps"] if given.get(r, 0) < cap]
 
-    def legal(self, state, frame):
+    def legal(self, state: GameState, frame: dict):
         return [Action.make("choose", value=r) for r in self._open(frame)] + [Action.make("done")]
 
-    def act(self, state, frame, action, ev):
+    def act(self, state: GameState, frame: dict, action, ev: list):
         if action.kind == "done":
             self._finish(state, frame)
             return
@@ -1046,24 +1065,26 @@ class Distribute(Handler):
         else:
             frame["assigned"].append([rid, 1])
 
-    def _finish(self, state, frame):
+    def _finish(self, state: GameState, frame: dict):
         pop(state, frame)
         state.stack[-1].setdefault("answers", {})[frame["store"]] = [
             list(a) for a in frame["assigned"]
         ]
 
-    def info(self, state, frame):
+    def info(self, state: GameState, frame: dict):
         return {"points_left": frame["points"] - sum(k for _, k in frame["assigned"])}
+
+
+register(Distribute)
 
 
 # --- a bombardment (R 11.4.5, stealth R 13.6) ------------------------------------------------------
 
 
-@register
 class Bombard(Handler):
     kind = "bombard"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         combat = state.combat
         step = frame["step"]
         dfn = combat["defender"]
@@ -1138,31 +1159,31 @@ class Bombard(Handler):
             pop(state, frame)
             if frame["success"]:
                 emit(ev, "bombard_success", target=combat["target"]["kind"])
-                for cid in reversed(frame["bombers"]):
+                for cid in frame["bombers"][::-1]:
                     ship = in_hangar(state, cid)
                     if ship is None:
                         continue
-                    for aid in reversed(ship.attachments):
+                    for aid in ship.attachments[::-1]:
                         att = state.cards[aid]
                         if V.effective(state, att):
                             ops.push_trigger(state, att, "on_bombard")
                     ops.push_trigger(state, ship, "on_bombard")
 
-    def legal(self, state, frame):
+    def legal(self, state: GameState, frame: dict):
         card = state.cards[state.combat["target"]["card"]]
         out = [Action.make("decline")]
         if trap_payable(state, card):
             out.insert(0, Action.make("pay", card=card.id))
         return out
 
-    def check(self, state, frame, action):
+    def check(self, state: GameState, frame: dict, action):
         if action in self.legal(state, frame):
             return None
         if action.kind == "pay":
             return "NOT_A_PAYABLE_TRAP"
         return "NOT_A_LEGAL_CHOICE"
 
-    def act(self, state, frame, action, ev):
+    def act(self, state: GameState, frame: dict, action, ev: list):
         combat = state.combat
         card = state.cards[combat["target"]["card"]]
         frame["step"] = "after"
@@ -1174,11 +1195,14 @@ class Bombard(Handler):
             ops.destroy(state, card, ev, "bombardment")
             frame["success"] = True
 
-    def info(self, state, frame):
+    def info(self, state: GameState, frame: dict):
         return {"total": frame.get("total")}
 
 
-def trap_payable(state, card) -> bool:
+register(Bombard)
+
+
+def trap_payable(state: GameState, card: CardInstance) -> bool:
     """R 4.5.9 / AMB-16: a real trap, numeric upgrade limit met, affordable."""
     d = state.defs[card.code]
     if card.paid or card.slot != "base" or d["type"] != "base" or d["subtype"] != "trap":

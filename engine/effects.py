@@ -19,6 +19,8 @@ valid); given the card, it also checks the card-type rules (R 4.3.5, 4.5.8,
 when paid, missiles at the end of the payment step.
 """
 
+from typing import Any
+
 from .catalog import KEYWORDS, RACES, STATS, SUBTYPE_TYPE, TYPES
 
 # --- triggers ------------------------------------------------------------------
@@ -231,7 +233,7 @@ def validate_target(target, where="target") -> list[str]:
         if "type" in flt and kind != "card":
             errors.append(f"{where}.filter.type: only for kind 'card'")
         sub = flt.get("subtype")
-        if _key(sub) in SUBTYPE_TYPE and _key(kind) in TYPES and SUBTYPE_TYPE[sub] != kind:
+        if _key(sub) in SUBTYPE_TYPE and _key(kind) in TYPES and SUBTYPE_TYPE[sub] != kind:  # type: ignore[index]
             errors.append(f"{where}.filter.subtype: {sub!r} is not a subtype of {kind!r}")
     return errors
 
@@ -309,7 +311,7 @@ def validate_effect(effect, where="effect") -> list[str]:
     if not isinstance(effect, dict):
         return [f"{where}: must be an object"]
     name = effect.get("effect")
-    spec = EFFECTS.get(_key(name))
+    spec: Any = EFFECTS.get(_key(name))
     if spec is None:
         return [f"{where}.effect: unknown effect {name!r}"]
     errors = []
@@ -357,7 +359,7 @@ def validate_condition(condition, where="condition") -> list[str]:
     if not isinstance(condition, dict):
         return [f"{where}: must be an object"]
     kind = condition.get("kind")
-    spec = CONDITIONS.get(_key(kind))
+    spec: Any = CONDITIONS.get(_key(kind))
     if spec is None:
         return [f"{where}.kind: unknown condition {kind!r}"]
     errors = [

@@ -15,34 +15,38 @@ frame kind has a handler:
 - ``act(state, frame, action, ev)`` applies a legal action.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import ClassVar
 
 from .actions import DONE, choose
+from .state import GameState
 
 HANDLERS: dict = {}
 
 
 class Handler:
-    kind = ""
+    kind: ClassVar[str] = ""
 
-    def run(self, state, frame, ev):  # pragma: no cover - interface
+    def run(self, state: GameState, frame: dict, ev: list):  # pragma: no cover - interface
         raise NotImplementedError
 
-    def legal(self, state, frame) -> list:
+    def legal(self, state: GameState, frame: dict) -> list:
         return []
 
-    def check(self, state, frame, action):
+    def check(self, state: GameState, frame: dict, action):
         return None if action in self.legal(state, frame) else "NOT_A_LEGAL_CHOICE"
 
-    def act(self, state, frame, action, ev):  # pragma: no cover - interface
+    def act(self, state: GameState, frame: dict, action, ev: list):  # pragma: no cover - interface
         raise NotImplementedError
 
-    def info(self, state, frame) -> dict:
+    def info(self, state: GameState, frame: dict) -> dict:
         """Public description of the awaited decision (never hidden identities)."""
         return {}
 
 
 def register(cls):
+    """``register(Kind)`` after the class (a call, not a class decorator: a decorated class
+    would not be a native class of the compiled engine, engine/_build.py)."""
     HANDLERS[cls.kind] = cls()
     return cls
 
@@ -50,14 +54,21 @@ def register(cls):
 # --- events --------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Event:
     """Something that happened. `data` is public; `secret` is shown only to `to`."""
 
     kind: str
     data: dict
-    secret: dict | None = None
-    to: tuple = field(default_factory=tuple)
+    secret: dict | None
+    to: tuple
+
+    def __init__(self, kind: str, data: dict, secret: dict | None = None, to: tuple = ()):
+        # written out: compiled with the class (engine/_build.py), ~2 events per decision
+        self.kind = kind
+        self.data = data
+        self.secret = secret
+        self.to = to
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "data": self.data, "secret": self.secret, "to": list(self.to)}
@@ -68,6 +79,7 @@ class Event:
 
 
 _new_object = object.__new__
+_NATIVE = not __file__.endswith(".py")  # compiled (engine/_build.py): no object.__new__
 
 
 def emit(ev: list, kind: str, secret: dict | None = None, audience=(), **data) -> None:
@@ -75,6 +87,9 @@ def emit(ev: list, kind: str, secret: dict | None = None, audience=(), **data) -
 
     ``Event(kind, data, secret, tuple(audience))`` with its slots set here: the same object
     without a call of the dataclass's ``__init__`` (~2 events per decision)."""
+    if _NATIVE:
+        ev.append(Event(kind, data, secret, tuple(audience)))
+        return
     event = _new_object(Event)
     event.kind = kind
     event.data = data
@@ -86,12 +101,12 @@ def emit(ev: list, kind: str, secret: dict | None = None, audience=(), **data) -
 # --- stack helpers -------------------------------------------------------------------
 
 
-def push(state, frame: dict) -> dict:
+def push(state: GameState, frame: dict) -> dict:
     state.stack.append(frame)
     return frame
 
 
-def pop(state, frame: dict) -> None:
+def pop(state: GameState, frame: dict) -> None:
     top = state.stack[-1]
     if top is not frame:
         raise RuntimeError(f"pop of {frame['kind']} while {top['kind']} is on top")
@@ -102,11 +117,11 @@ def wait(frame: dict, player: int, decision: str) -> None:
     frame["await"] = {"player": player, "decision": decision}
 
 
-def top(state) -> dict | None:
+def top(state: GameState) -> dict | None:
     return state.stack[-1] if state.stack else None
 
 
-def parent(state, frame: dict) -> dict:
+def parent(state: GameState, frame: dict) -> dict:
     for i in range(len(state.stack) - 1, -1, -1):
         if state.stack[i] is frame:
             return state.stack[i - 1]
@@ -159,38 +174,40 @@ def clear_answers(frame: dict) -> None:
     frame.pop("answers", None)
 
 
-@register
 class Choice(Handler):
     kind = "choice"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         if len(frame["picks"]) >= frame["n"]:
             self._finish(state, frame)
             return
         wait(frame, frame["player"], frame["prompt"])
 
-    def legal(self, state, frame):
+    def legal(self, state: GameState, frame: dict):
         picks = frame["picks"]
         out = [choose(v) for v in frame["options"] if v not in picks]
         if len(picks) >= frame["min"]:
             out.append(DONE)
         return out
 
-    def act(self, state, frame, action, ev):
+    def act(self, state: GameState, frame: dict, action, ev: list):
         if action.kind == "done":
             self._finish(state, frame)
             return
         frame["picks"].append(action.get("value"))
         frame.pop("await", None)
 
-    def _finish(self, state, frame):
+    def _finish(self, state: GameState, frame: dict):
         pop(state, frame)
         below = state.stack[-1]
         below.setdefault("answers", {})[frame["store"]] = list(frame["picks"])
 
-    def info(self, state, frame):
+    def info(self, state: GameState, frame: dict):
         return {
             "prompt": frame["prompt"],
             "picks_left": frame["n"] - len(frame["picks"]),
             **frame["info"],
         }
+
+
+register(Choice)

@@ -11,6 +11,7 @@ allowed now), each with a reason ``code``; the state is unchanged then.
 
 from dataclasses import dataclass
 from operator import itemgetter
+from typing import Any
 
 from . import combat as C
 from . import ops
@@ -63,6 +64,7 @@ class Pending:
 
 
 _new_object = object.__new__
+_NATIVE = not __file__.endswith(".py")  # compiled (engine/_build.py): no object.__new__
 
 
 # --- setup (R 10) ----------------------------------------------------------------------
@@ -93,13 +95,13 @@ def new_game(
             race_rule=ruleset.race_rule, simplified_combat=ruleset.simplified_combat
         )
         for seat, colony in enumerate(colonies):
-            counts = {}
+            counts: dict = {}
             for d in colony:
                 counts.setdefault(d["code"], [d, 0])[1] += 1
             problems = check_deck([(d, n) for d, n in counts.values()], deck_rules)
             if problems:
                 raise ValueError(f"colony {seat} is not legal: {[p.code for p in problems]}")
-    defs = {}
+    defs: dict = {}
     for colony in colonies:
         for d in colony:
             defs.setdefault(d["code"], d)
@@ -124,14 +126,13 @@ def new_game(
     return state
 
 
-@register
 class Setup(Handler):
     kind = "setup"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         if frame["step"] == "shuffle":  # R 10.1: each colony is shuffled, the opponent cuts
             frame["step"] = "deal"
-            for seat in reversed(seats(state)):  # the last seat first (two players: 1, 0)
+            for seat in seats(state)[::-1]:  # the last seat first (two players: 1, 0)
                 ops.shuffle_colony(state, seat, ev)
             return
         pop(state, frame)
@@ -146,13 +147,15 @@ class Setup(Handler):
         push(state, {"kind": "mulligan", "order": list(clockwise(state, start)), "i": 0})
 
 
-@register
+register(Setup)
+
+
 class Mulligan(Handler):
     """R 10.5 / AMB-08: the starting player decides first, then the other; once each."""
 
     kind = "mulligan"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         if frame.get("redraw") is not None:
             seat = frame.pop("redraw")
             ops.draw(state, seat, state.ruleset.opening_hand, ev, "mulligan")
@@ -163,19 +166,19 @@ class Mulligan(Handler):
             return
         wait(frame, frame["order"][frame["i"]], "mulligan")
 
-    def legal(self, state, frame):
+    def legal(self, state: GameState, frame: dict):
         seat = frame["order"][frame["i"]]
         out = [Action.make("keep")]
         if not state.players[seat].mulligan_used:
             out.insert(0, Action.make("mulligan"))
         return out
 
-    def check(self, state, frame, action):
+    def check(self, state: GameState, frame: dict, action):
         if action.kind == "mulligan" and state.players[frame["order"][frame["i"]]].mulligan_used:
             return "MULLIGAN_USED"
         return super().check(state, frame, action)
 
-    def act(self, state, frame, action, ev):
+    def act(self, state: GameState, frame: dict, action, ev: list):
         seat = frame["order"][frame["i"]]
         if action.kind == "keep":
             emit(ev, "keep", player=seat)
@@ -190,32 +193,36 @@ class Mulligan(Handler):
         ops.shuffle_colony(state, seat, ev)
 
 
-@register
+register(Mulligan)
+
+
 class Cut(Handler):
     """R 16.1 with ``ruleset.cut == "choose"``: the opponent picks the cut position."""
 
     kind = "cut"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         wait(frame, frame["player"], "cut")
 
-    def legal(self, state, frame):
+    def legal(self, state: GameState, frame: dict):
         n = len(state.players[frame["owner"]].colony)
         return [Action.make("cut", at=i) for i in range(n)]
 
-    def act(self, state, frame, action, ev):
+    def act(self, state: GameState, frame: dict, action, ev: list):
         pop(state, frame)
         ops.cut(state, frame["owner"], action.get("at"), ev)
+
+
+register(Cut)
 
 
 # --- turns -------------------------------------------------------------------------------
 
 
-@register
 class Turns(Handler):
     kind = "turns"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         limit = state.ruleset.turn_limit
         if limit and state.turn >= limit:
             state.result = "turn_limit"
@@ -235,6 +242,9 @@ class Turns(Handler):
         push(state, {"kind": "turn", "step": "start"})
 
 
+register(Turns)
+
+
 def turn_income(state: GameState) -> int:
     """R 10.6: 1, 2, 3, 4 in game turns 1-4, then 5; at a multiplayer table 5 in every
     start phase from each player's first turn on (R 17.1.4)."""
@@ -246,11 +256,10 @@ def turn_income(state: GameState) -> int:
     return state.ruleset.income
 
 
-@register
 class Turn(Handler):
     kind = "turn"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         step = frame["step"]
         seat = state.active
         if step == "start":  # R 11.2
@@ -261,7 +270,7 @@ class Turn(Handler):
             ops.gain(state, seat, turn_income(state), ev, "income")  # R 11.2.1
             frame["step"] = "start_window"
             cards = V.effective_with(state, seat, "start_of_turn")
-            for card in reversed(cards):
+            for card in cards[::-1]:
                 ops.push_trigger(state, card, "start_of_turn")
         elif step == "start_window":  # R 11.2.2
             frame["step"] = "main"
@@ -297,7 +306,7 @@ class Turn(Handler):
         elif step == "end_rest":
             self._end_rest(state, frame, ev)
 
-    def _end_rest(self, state, frame, ev):
+    def _end_rest(self, state: GameState, frame: dict, ev: list):
         seat = state.active
         player = state.players[seat]
         rules = state.ruleset
@@ -330,7 +339,7 @@ class Turn(Handler):
             emit(ev, "game_over", winner=seat, reason="colony")
 
     @staticmethod
-    def _return_control(state, ev):
+    def _return_control(state: GameState, ev: list):
         for cid, original in state.control:
             ship = state.cards.get(cid)
             if ship is None or ship.zone != "hangar" or ship.attached_to is not None:
@@ -347,17 +356,17 @@ class Turn(Handler):
 
     # -- the main phase decision (R 11.3.1, M1-M9) -------------------------------------------
 
-    def legal(self, state, frame):
+    def legal(self, state: GameState, frame: dict):
         if frame["step"] != "main":
             return []
         return main_actions(state, state.active)
 
-    def check(self, state, frame, action):
+    def check(self, state: GameState, frame: dict, action):
         if frame["step"] != "main":
             return "NOT_A_LEGAL_CHOICE"
         return check_main(state, state.active, action)
 
-    def act(self, state, frame, action, ev):
+    def act(self, state: GameState, frame: dict, action, ev: list):
         do_main(state, frame, state.active, action, ev)
         if (
             state.stack[-1] is frame
@@ -368,18 +377,21 @@ class Turn(Handler):
             state.phase = "main"
             wait(frame, state.active, "main")
 
-    def info(self, state, frame):
+    def info(self, state: GameState, frame: dict):
         return {"turn": state.turn}
 
 
-def _own_centre(state, seat, cid):
+register(Turn)
+
+
+def _own_centre(state: GameState, seat: int, cid):
     card = state.cards.get(cid)
     if card is None or card.zone != "centre" or card.owner != seat:
         return None
     return card
 
 
-def _own_in_play(state, seat, cid, zone=None):
+def _own_in_play(state: GameState, seat: int, cid, zone=None):
     card = state.cards.get(cid)
     if card is None or card.zone not in ("surface", "canteen", "hangar") or card.controller != seat:
         return None
@@ -388,7 +400,7 @@ def _own_in_play(state, seat, cid, zone=None):
     return card
 
 
-def check_main(state, seat, action, statics=None) -> str | None:
+def check_main(state: GameState, seat: int, action, statics=None) -> str | None:
     """Why a main-phase action is not allowed (None = allowed). `statics`: the current
     ``V.static_abilities(state)`` if the caller has them."""
     kind = action.kind
@@ -510,7 +522,7 @@ def check_main(state, seat, action, statics=None) -> str | None:
     return "NOT_A_MAIN_PHASE_ACTION"
 
 
-def _defender(state, seat, action) -> int | None:
+def _defender(state: GameState, seat: int, action) -> int | None:
     """Whom an attack action attacks: the other player of a two-player game (no `player`
     parameter); at a multiplayer table the neighbour it names (R 17.1.2), else None."""
     named = action.get("player")
@@ -519,7 +531,7 @@ def _defender(state, seat, action) -> int | None:
     return named if named in T.defenders(state, seat) else None
 
 
-def main_candidates(state, seat) -> list:
+def main_candidates(state: GameState, seat: int) -> list:
     """Every main-phase action worth checking (a superset of the legal ones)."""
     player = state.players[seat]
     candidates = [Action.make("end_turn")]
@@ -555,7 +567,7 @@ def main_candidates(state, seat) -> list:
     return candidates
 
 
-def _pay_reason(state, seat, card, credits, statics=None):
+def _pay_reason(state: GameState, seat: int, card: CardInstance, credits, statics=None):
     """M5 (R 4.5.4, 4.3.5a, 6.10): why this card of yours in play cannot be paid now."""
     if card.paid:
         return "ALREADY_PAID"
@@ -600,8 +612,14 @@ _PLACE_CANTEEN = _Shared(lambda cid: Action.cached("place", "card", cid, "to", "
 _PLACE_SHIP = _Shared(lambda k: Action.cached("place", "card", k[0], "ship", k[1], "to", "ship"))
 _ATTACK_CREW = _Shared(lambda cid: Action.cached("attack", "card", cid, "target", "crew"))
 _ATTACK_BASE = _Shared(lambda cid: Action.cached("attack", "card", cid, "target", "base"))
+
+
 # base a -> {base b -> cash a, b}: a row per first base, so the pairs of a are one map
-_CASH_ROWS = _Shared(lambda a: _Shared(lambda b: Action.cached("cash", "a", a, "b", b)))
+def _cash_row(a: int) -> "_Shared":
+    return _Shared(lambda b: Action.cached("cash", "a", a, "b", b))
+
+
+_CASH_ROWS = _Shared(_cash_row)
 _SHARED = (_UPGRADE, _PLACE_SURFACE, _PLACE_CANTEEN, _PLACE_SHIP, _ATTACK_CREW, _ATTACK_BASE)
 _END_TURN = Action.make("end_turn")
 _DRAW = Action.make("draw")
@@ -611,7 +629,7 @@ _ATTACK_COLONY = Action.make("attack", target="colony")
 _ATTACK_CENTRE = Action.make("attack", target="centre")
 
 
-def main_actions(state, seat) -> list:
+def main_actions(state: GameState, seat: int) -> list:
     """Every legal main-phase action of `seat` (= the candidates `check_main` accepts).
 
     Written out for speed; tests/engine/test_turn.py checks it against
@@ -664,7 +682,7 @@ def main_actions(state, seat) -> list:
     return out
 
 
-def _multiplayer_attacks(state, seat) -> list:
+def _multiplayer_attacks(state: GameState, seat: int) -> list:
     """M2 at a multiplayer table: not in one's own first turn (R 17.1.4), with an active
     ship (AMB-50), on either neighbour (R 17.1.2) whose surcharges one can pay (AMB-35)."""
     if T.first_turn(state, seat):
@@ -685,7 +703,7 @@ def _multiplayer_attacks(state, seat) -> list:
 # [(crew ids, base ids, the attacks on them)] of the last _attacks_on: a function of the two
 # id lists alone (not of a state), so one entry serves every state that has them. One tuple,
 # read and replaced whole: a thread never sees the lists of one call with another's attacks
-_ATTACKS_KEPT = [(None, None, [])]
+_ATTACKS_KEPT: list = [(None, None, [])]
 
 
 def _attacks_on(canteen: list, surface: list) -> list:
@@ -701,7 +719,7 @@ def _attacks_on(canteen: list, surface: list) -> list:
     return attacks
 
 
-def _centre_actions(state, seat, info, out) -> None:
+def _centre_actions(state: GameState, seat: int, info, out) -> None:
     """main_actions for the cards in the centre: play (M4) and place (M1)."""
     player = state.players[seat]
     credits = player.credits
@@ -737,7 +755,7 @@ def _centre_actions(state, seat, info, out) -> None:
             out += [_PLACE_SHIP[cid, sid] for sid in open_ships]
 
 
-def _in_play_actions(state, seat, info, out) -> None:
+def _in_play_actions(state: GameState, seat: int, info, out) -> None:
     """main_actions for the cards in play, in the order of cards_in_play: pay (M5) and
     activated abilities of the few cards that can add one (_candidates)."""
     credits = state.players[seat].credits
@@ -756,7 +774,7 @@ def _in_play_actions(state, seat, info, out) -> None:
                     out.append(Action.cached("activate", "ability", i, "card", card.id))
 
 
-def _candidates(state, seat, info) -> list:
+def _candidates(state: GameState, seat: int, info) -> list:
     """`seat`'s cards in play, in the order of cards_in_play, that can add a pay or activate
     action: unpaid cards whose type matches their slot (a bluff is never paid, R 6.10: the
     first test of _pay_reason) other than traps and missiles (its tests by definition:
@@ -785,7 +803,7 @@ def _candidates(state, seat, info) -> list:
     return found
 
 
-def _find_candidates(state, player, ships, info) -> list:
+def _find_candidates(state: GameState, player, ships, info) -> list:
     """_candidates, computed: one look at each card in play."""
     types = info.main_pay  # the type, or None where _pay_reason refuses by definition
     activated = info.activated
@@ -809,7 +827,7 @@ def _find_candidates(state, player, ships, info) -> list:
     return found
 
 
-def _base_actions(state, seat, info, out) -> None:
+def _base_actions(state: GameState, seat: int, info, out) -> None:
     """main_actions for the bases on the surface, in id order: upgrade (M6), then every
     cash pair (a, b), a <= b (M3): often the bulk of the list."""
     cards = state.cards
@@ -830,7 +848,7 @@ def _base_actions(state, seat, info, out) -> None:
             out.append(rows[a][pairs[0]])  # itemgetter of one key gives the value itself
 
 
-def _base_lists(state, seat) -> tuple:
+def _base_lists(state: GameState, seat: int) -> tuple:
     """(`seat`'s bases that may still be upgraded this turn, its bases with upgrades), each
     in id order. Kept per seat (read only) while ``state.upgrade_epoch`` (bumped by every
     change of upgrades or bought) and the surface stand still; a main-phase upgrade or cash
@@ -848,12 +866,12 @@ def _base_lists(state, seat) -> tuple:
     return can_buy, upgraded
 
 
-def _bases_changed(state, seat, *changed) -> None:
+def _bases_changed(state: GameState, seat: int, *changed) -> None:
     """After a main-phase upgrade or cash of `changed` (bases of `seat`'s surface): bump
     ``state.upgrade_epoch``; if `seat`'s kept base lists were up to date, keep them for
     the new epoch, with those bases put in or taken out where they moved (new lists: a
     caller may still hold the old ones; most upgrades move none)."""
-    kept = state.base_lists.get(seat)
+    kept: Any = state.base_lists.get(seat)
     up_to_date = (
         kept is not None
         and kept[0] == state.upgrade_epoch
@@ -881,7 +899,7 @@ def _toggled(ids: list, cid: int) -> list:
     return out
 
 
-def do_main(state, frame, seat, action, ev, statics=None) -> None:
+def do_main(state: GameState, frame: dict, seat: int, action, ev: list, statics=None) -> None:
     """Apply a legal main-phase action. `statics`: ``V.static_abilities(state)`` of the
     state as it is now, if known (used only before the first change)."""
     kind = action.kind
@@ -972,18 +990,20 @@ def do_main(state, frame, seat, action, ev, statics=None) -> None:
     raise AssertionError(kind)  # pragma: no cover
 
 
-@register
 class Search(Handler):
     """M8: the picked card goes to the centre, then the colony is shuffled and cut."""
 
     kind = "search"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         picked = answer(frame, "pick")
         pop(state, frame)
         for cid in picked or ():
             ops.relocate(state, state.cards[cid], "centre", ev, "search")
         ops.shuffle_colony(state, frame["player"], ev)
+
+
+register(Search)
 
 
 # --- the API ---------------------------------------------------------------------------------
@@ -1000,6 +1020,10 @@ def pending(state: GameState) -> Pending | None:
     # Pending(player, decision, info) without the frozen dataclass's __init__ (three
     # object.__setattr__ calls: ~4x the cost, at every decision). The same object: its
     # fields live in its __dict__ either way (equal, hashed, shown alike).
+    if _NATIVE:
+        return Pending(
+            waiting["player"], waiting["decision"], HANDLERS[frame["kind"]].info(state, frame)
+        )
     pending = _new_object(Pending)
     fields = pending.__dict__
     fields["player"] = waiting["player"]
@@ -1038,7 +1062,7 @@ def _was_offered(state: GameState, waiting: dict, action: Action) -> bool:
 
 def apply(state: GameState, action, player: int | None = None) -> list:
     """Apply one action of the deciding player; return the events (engine.flow.Event)."""
-    waiting = None  # as pending(), without building its info
+    waiting: Any = None  # as pending(), without building its info
     if state.winner is None and state.result is None and state.stack:
         waiting = state.stack[-1].get("await")
     act = None
@@ -1053,7 +1077,7 @@ def apply(state: GameState, action, player: int | None = None) -> list:
     elif player is not None and player != waiting["player"]:
         raise IllegalAction("NOT_YOUR_DECISION", f"player {waiting['player']} decides now")
     frame = state.stack[-1]
-    ev = []
+    ev: list = []
     del frame["await"]
     state.decisions += 1
     HANDLERS[frame["kind"]].act(state, frame, act, ev)

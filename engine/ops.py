@@ -51,7 +51,7 @@ def relocate(state: GameState, card: CardInstance, zone: str, ev: list, why: str
     old = card.id
     was_in_play = origin in IN_PLAY
     card = move(state, card, zone, **kw)
-    data = {"card": pub(state, card), "from": origin, "to": zone, "why": why}
+    data: dict = {"card": pub(state, card), "from": origin, "to": zone, "why": why}
     if was_in_play and zone not in IN_PLAY:
         data["was"] = old
     secret = None if public(card) else ident(state, card)
@@ -161,7 +161,7 @@ def deal_damage(state: GameState, card: CardInstance, n: int, ev: list, why: str
     if dealt <= 0:
         return 0
     if V.is_ship(state, card):
-        if V.participating(state, card) and not state.combat.get("hits_done"):
+        if V.participating(state, card) and not state.combat.get("hits_done"):  # type: ignore[union-attr]
             card.hit = True  # turns damaged at the end of the firing step
             mark(state, card)
         else:
@@ -190,7 +190,7 @@ def destroy(state: GameState, card: CardInstance, ev: list, why: str = "destroye
     """R 14.1: destroyed cards go to the owner's trash if paid, wasteland if unpaid."""
     if card.zone not in IN_PLAY:
         return
-    triggers = []
+    triggers: list = []
     if card.paid and card.face_up:
         triggers = [a for a in V.abilities(state, card) if a["trigger"] == "on_destroyed"]
     ctrl = card.controller
@@ -199,7 +199,7 @@ def destroy(state: GameState, card: CardInstance, ev: list, why: str = "destroye
         card = relocate(state, card, "trash", ev, why, face_up=True)
     else:
         card = relocate(state, card, "wasteland", ev, why)
-    for ability in reversed(triggers):
+    for ability in triggers[::-1]:
         push(state, effects_frame(ability["effects"], card, ctrl))
 
 
@@ -304,12 +304,12 @@ def push_trigger(state: GameState, card: CardInstance, trigger: str, **match) ->
         if not V.condition_ok(state, ability.get("condition"), card, card.controller):
             continue
         found.append(ability)
-    for ability in reversed(found):
+    for ability in found[::-1]:
         push(state, effects_frame(ability["effects"], card, card.controller))
     return len(found)
 
 
-def reveal(state: GameState, ev, card_ids, viewer: int, zone: str, player: int | None = None):
+def reveal(state: GameState, ev: list, card_ids, viewer: int, zone: str, player: int | None = None):
     """Show hidden cards to one viewer only (R 16.4): identities travel in the event's
     secret part, addressed to `viewer`; everyone else sees that a look happened."""
     where = {} if player is None else {"player": player}

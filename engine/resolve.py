@@ -20,6 +20,7 @@ from .actions import PASS, Action
 from .flow import Handler, answer, ask, clear_answers, emit, pop, push, register, wait
 from .state import (
     IN_PLAY,
+    CardInstance,
     GameState,
     clockwise,
     in_play_list,
@@ -33,11 +34,11 @@ from .state import (
 # --- helpers ------------------------------------------------------------------------
 
 
-def _src(state, ctx):
+def _src(state: GameState, ctx):
     return state.cards.get(ctx["src"]) if ctx.get("src") is not None else None
 
 
-def _opp(state, ctx) -> int:
+def _opp(state: GameState, ctx) -> int:
     """ "The opponent" of the card or ability resolving: the other seat of a two-player
     game, the neighbour its user chose at a multiplayer table (R 17.1.3: Announce or the
     effects frame asks before anything names one)."""
@@ -47,7 +48,7 @@ def _opp(state, ctx) -> int:
     return state.other(ctx["ctrl"])
 
 
-def _seats(state, ctx, player):
+def _seats(state: GameState, ctx, player):
     ctrl = ctx["ctrl"]
     if player in (None, "you"):
         return [ctrl]
@@ -70,12 +71,12 @@ def targeted(eff: dict) -> bool:
     return True
 
 
-def alive(state, cid) -> bool:
+def alive(state: GameState, cid) -> bool:
     card = state.cards.get(cid)
     return card is not None and (card.zone in IN_PLAY or card.zone == "chain")
 
 
-def resolve_targets(state, frame, eff, path):
+def resolve_targets(state: GameState, frame: dict, eff, path):
     """Target ids for `eff` now, or None after asking a player (re-run later)."""
     ctx = frame["ctx"]
     spec = eff["target"]
@@ -118,14 +119,14 @@ def resolve_targets(state, frame, eff, path):
     return None
 
 
-def amount(state, ctx, value):
+def amount(state: GameState, ctx, value):
     return V.amount_value(state, value, ctx["ctrl"], _src(state, ctx), ctx.get("opp"))
 
 
 # --- the executors --------------------------------------------------------------------
 # Each returns True when the effect is finished, False after asking a player.
 
-EXEC = {}
+EXEC: dict = {}
 
 
 def executor(name):
@@ -137,7 +138,7 @@ def executor(name):
 
 
 @executor("modify_stat")
-def _modify_stat(state, frame, eff, path, ev):
+def _modify_stat(state: GameState, frame: dict, eff, path, ev: list):
     ids = resolve_targets(state, frame, eff, path)
     if ids is None:
         return False
@@ -160,7 +161,7 @@ def _modify_stat(state, frame, eff, path, ev):
 
 
 @executor("grant_keyword")
-def _grant_keyword(state, frame, eff, path, ev):
+def _grant_keyword(state: GameState, frame: dict, eff, path, ev: list):
     ids = resolve_targets(state, frame, eff, path)
     if ids is None:
         return False
@@ -177,7 +178,7 @@ def _grant_keyword(state, frame, eff, path, ev):
 def _for_each_player(apply_one):
     """An executor that applies `amount` to each player the effect names (R 1.5 order)."""
 
-    def run(state, frame, eff, path, ev):
+    def run(state: GameState, frame: dict, eff, path, ev: list):
         ctx = frame["ctx"]
         n = amount(state, ctx, eff["amount"])
         for seat in _seats(state, ctx, eff.get("player")):
@@ -206,7 +207,7 @@ executor("discard_from_colony")(
 
 
 @executor("discard_from_centre")
-def _discard_from_centre(state, frame, eff, path, ev):
+def _discard_from_centre(state: GameState, frame: dict, eff, path, ev: list):
     ctx = frame["ctx"]
     n = amount(state, ctx, eff["amount"])
     seats = _seats(state, ctx, eff.get("player"))
@@ -243,7 +244,7 @@ def _discard_from_centre(state, frame, eff, path, ev):
 
 
 @executor("return_to_colony")
-def _return_to_colony(state, frame, eff, path, ev):
+def _return_to_colony(state: GameState, frame: dict, eff, path, ev: list):
     ctx = frame["ctx"]
     pile_name = eff["from"]
     pile = state.players[ctx["ctrl"]].zone(pile_name)
@@ -263,7 +264,7 @@ def _return_to_colony(state, frame, eff, path, ev):
 
 
 @executor("peek")
-def _peek(state, frame, eff, path, ev):
+def _peek(state: GameState, frame: dict, eff, path, ev: list):
     """R 16.4: a transient look, shown only to the looking player."""
     ctx = frame["ctx"]
     me = ctx["ctrl"]
@@ -300,7 +301,7 @@ def _peek(state, frame, eff, path, ev):
 
 
 @executor("search_colony")
-def _search_colony(state, frame, eff, path, ev):
+def _search_colony(state: GameState, frame: dict, eff, path, ev: list):
     """Like M8 (R 11.3.1) with a filter; then the colony is shuffled and cut."""
     ctx = frame["ctx"]
     me = ctx["ctrl"]
@@ -326,7 +327,7 @@ def _search_colony(state, frame, eff, path, ev):
 
 
 @executor("destroy")
-def _destroy(state, frame, eff, path, ev):
+def _destroy(state: GameState, frame: dict, eff, path, ev: list):
     ids = resolve_targets(state, frame, eff, path)
     if ids is None:
         return False
@@ -338,7 +339,7 @@ def _destroy(state, frame, eff, path, ev):
 
 
 @executor("deal_damage")
-def _deal_damage(state, frame, eff, path, ev):
+def _deal_damage(state: GameState, frame: dict, eff, path, ev: list):
     ids = resolve_targets(state, frame, eff, path)
     if ids is None:
         return False
@@ -352,7 +353,7 @@ def _deal_damage(state, frame, eff, path, ev):
 
 
 @executor("repair_damage")
-def _repair_damage(state, frame, eff, path, ev):
+def _repair_damage(state: GameState, frame: dict, eff, path, ev: list):
     ids = resolve_targets(state, frame, eff, path)
     if ids is None:
         return False
@@ -368,7 +369,7 @@ def _repair_damage(state, frame, eff, path, ev):
 
 
 @executor("neutralize")
-def _neutralize(state, frame, eff, path, ev):
+def _neutralize(state: GameState, frame: dict, eff, path, ev: list):
     """R 12.5: the card leaves the chain without effect; its credits are lost."""
     ids = resolve_targets(state, frame, eff, path)
     if ids is None:
@@ -383,7 +384,7 @@ def _neutralize(state, frame, eff, path, ev):
 
 
 @executor("add_upgrades")
-def _add_upgrades(state, frame, eff, path, ev):
+def _add_upgrades(state: GameState, frame: dict, eff, path, ev: list):
     ids = resolve_targets(state, frame, eff, path)
     if ids is None:
         return False
@@ -397,7 +398,7 @@ def _add_upgrades(state, frame, eff, path, ev):
 
 
 @executor("remove_upgrades")
-def _remove_upgrades(state, frame, eff, path, ev):
+def _remove_upgrades(state: GameState, frame: dict, eff, path, ev: list):
     ids = resolve_targets(state, frame, eff, path)
     if ids is None:
         return False
@@ -411,7 +412,7 @@ def _remove_upgrades(state, frame, eff, path, ev):
 
 
 @executor("rotate")
-def _rotate(state, frame, eff, path, ev):
+def _rotate(state: GameState, frame: dict, eff, path, ev: list):
     ids = resolve_targets(state, frame, eff, path)
     if ids is None:
         return False
@@ -421,7 +422,7 @@ def _rotate(state, frame, eff, path, ev):
 
 
 @executor("return_to_centre")
-def _return_to_centre(state, frame, eff, path, ev):
+def _return_to_centre(state: GameState, frame: dict, eff, path, ev: list):
     ctx = frame["ctx"]
     if eff.get("from") == "trash":
         picked = answer(frame, "t")
@@ -447,7 +448,7 @@ def _return_to_centre(state, frame, eff, path, ev):
     return True
 
 
-def _leave_combat(state, card):
+def _leave_combat(state: GameState, card: CardInstance):
     combat = state.combat
     if combat is not None:
         for key in ("attackers", "defenders", "bombers"):
@@ -456,12 +457,12 @@ def _leave_combat(state, card):
 
 
 @executor("attack_surcharge")
-def _attack_surcharge(state, frame, eff, path, ev):
+def _attack_surcharge(state: GameState, frame: dict, eff, path, ev: list):
     return True  # static only (engine.values.attack_surcharge)
 
 
 @executor("cost_modifier")
-def _cost_modifier(state, frame, eff, path, ev):
+def _cost_modifier(state: GameState, frame: dict, eff, path, ev: list):
     ctx = frame["ctx"]
     if eff["duration"] == "while_in_play":
         return True  # static: engine.values
@@ -479,7 +480,7 @@ def _cost_modifier(state, frame, eff, path, ev):
 
 
 @executor("end_combat")
-def _end_combat(state, frame, eff, path, ev):
+def _end_combat(state: GameState, frame: dict, eff, path, ev: list):
     if state.combat is not None:
         state.combat["ended"] = True
         emit(ev, "end_combat")
@@ -487,7 +488,7 @@ def _end_combat(state, frame, eff, path, ev):
 
 
 @executor("choose_one")
-def _choose_one(state, frame, eff, path, ev):
+def _choose_one(state: GameState, frame: dict, eff, path, ev: list):
     ctx = frame["ctx"]
     mode = ctx["modes"].get(path)
     if mode is None:
@@ -510,13 +511,13 @@ def _choose_one(state, frame, eff, path, ev):
 
 
 @executor("python")
-def _python(state, frame, eff, path, ev):
+def _python(state: GameState, frame: dict, eff, path, ev: list):
     return PYTHON[eff["function"]](state, frame, eff, path, ev)
 
 
 # --- registered Python functions (effects.PYTHON_FUNCTIONS) ---------------------------
 
-PYTHON = {}
+PYTHON: dict = {}
 
 
 def python_function(name):
@@ -528,7 +529,7 @@ def python_function(name):
 
 
 @python_function("gain_control_of_ship")
-def _gain_control(state, frame, eff, path, ev):
+def _gain_control(state: GameState, frame: dict, eff, path, ev: list):
     """Elmekontroll, Eltérítés: an enemy ship costing <= 6 (with attachments) is yours
     until the end of the turn (R 19.4); then it returns to its controller."""
     ctx = frame["ctx"]
@@ -554,7 +555,7 @@ def _gain_control(state, frame, eff, path, ev):
     return True
 
 
-def copyable_events(state, seat):
+def copyable_events(state: GameState, seat: int):
     out = []
     for cid in state.players[seat].trash:
         d = state.defs[state.cards[cid].code]
@@ -571,7 +572,7 @@ def copyable_events(state, seat):
 
 
 @python_function("copy_event")
-def _copy_event(state, frame, eff, path, ev):
+def _copy_event(state: GameState, frame: dict, eff, path, ev: list):
     """Történelem ismétlése: carry out an event of your trash as if just played; it stays
     there. Its targets are chosen as it resolves."""
     ctx = frame["ctx"]
@@ -588,7 +589,7 @@ def _copy_event(state, frame, eff, path, ev):
     card = state.cards[picked[0]]
     emit(ev, "copy_event", card=ops.pub(state, card))
     abilities = [a for a in V.abilities(state, card) if a["trigger"] == "on_play"]
-    for ability in reversed(abilities):
+    for ability in abilities[::-1]:
         if V.condition_ok(state, ability.get("condition"), card, me):
             push(state, ops.effects_frame(ability["effects"], card, me))
     return True
@@ -597,11 +598,10 @@ def _copy_event(state, frame, eff, path, ev):
 # --- the effects frame ----------------------------------------------------------------
 
 
-@register
 class Effects(Handler):
     kind = "effects"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         if frame["i"] >= len(frame["effects"]):
             pop(state, frame)
             ops.check_state(state, ev)
@@ -615,7 +615,7 @@ class Effects(Handler):
             clear_answers(frame)
 
     @staticmethod
-    def _opponent_known(state, frame) -> bool:
+    def _opponent_known(state: GameState, frame: dict) -> bool:
         """R 17.1.3 for abilities that trigger (their targets are chosen as they resolve):
         before the first effect, the card's user chooses which neighbour "the opponent" is.
         False after asking."""
@@ -635,10 +635,13 @@ class Effects(Handler):
         return False
 
 
+register(Effects)
+
+
 # --- announcing: modes and targets when played -------------------------------------------
 
 
-def entry_abilities(state, entry) -> list:
+def entry_abilities(state: GameState, entry) -> list:
     """(index, ability) pairs that an entry on the chain resolves."""
     d = state.defs[entry["code"]]
     if entry["kind"] == "ability":
@@ -662,7 +665,7 @@ def _needs(effects, prefix, modes, targets):
     return None
 
 
-def _announceable(state, effects, ctrl, sid, credits_left, variable, opp=None):
+def _announceable(state: GameState, effects, ctrl, sid, credits_left, variable, opp=None):
     """Can these effects be announced (every chosen target available)? `opp`: "the
     opponent" chosen at a multiplayer table (None: either neighbour would do)."""
     for eff in effects:
@@ -678,19 +681,19 @@ def _announceable(state, effects, ctrl, sid, credits_left, variable, opp=None):
     return True
 
 
-def _target_options(state, eff, ctrl, sid, credits_left, variable, opp=None):
+def _target_options(state: GameState, eff, ctrl, sid, credits_left, variable, opp=None):
     legal = V.candidates(state, eff["target"], ctrl, sid, targeted=True, opp=opp)
     if variable is not None:  # Felülbírálás: its cost equals the target's cost
         card = state.cards[sid] if sid is not None else None
         legal = [
             t
             for t in legal
-            if V.card_cost(state, ctrl, card, V.chain_cost(state, state.cards[t])) <= credits_left
+            if V.card_cost(state, ctrl, card, V.chain_cost(state, state.cards[t])) <= credits_left  # type: ignore[arg-type]
         ]
     return legal
 
 
-def can_play_card(state, seat, card) -> bool:
+def can_play_card(state: GameState, seat: int, card: CardInstance) -> bool:
     """An event/interrupt from the centre: affordable and every target available."""
     d = state.defs[card.code]
     variable = None if isinstance(d["credit_cost"], int) else d["credit_cost"]
@@ -707,7 +710,9 @@ def can_play_card(state, seat, card) -> bool:
     return True
 
 
-def _playable_at_a_table(state, seat, card, d, credits, variable) -> bool:
+def _playable_at_a_table(
+    state: GameState, seat: int, card: CardInstance, d, credits, variable
+) -> bool:
     """can_play_card at a multiplayer table: every target available against some choice of
     "the opponent" (R 17.1.3)."""
     abilities = [a for a in d.get("abilities") or () if a["trigger"] == "on_play"]
@@ -720,7 +725,7 @@ def _playable_at_a_table(state, seat, card, d, credits, variable) -> bool:
     )
 
 
-def _opponents_to_try(state, seat, abilities) -> tuple:
+def _opponents_to_try(state: GameState, seat: int, abilities) -> tuple:
     """The choices of "the opponent" a card could be announced with: (None,) in a
     two-player game or when no ability names one; else each neighbour (R 17.1.3)."""
     if state.table is None or not any(T.ability_mentions_opponent(a) for a in abilities):
@@ -728,7 +733,7 @@ def _opponents_to_try(state, seat, abilities) -> tuple:
     return tuple(T.opponent_choices(state, seat))
 
 
-def can_activate(state, seat, card, index) -> bool:
+def can_activate(state: GameState, seat: int, card: CardInstance, index) -> bool:
     """R 12.8 / 6.5: a paid card's activated ability, costs payable, targets available."""
     if card.controller != seat or not V.effective(state, card):
         return False
@@ -766,9 +771,9 @@ def can_activate(state, seat, card, index) -> bool:
     )
 
 
-def activatable(state, seat):
+def activatable(state: GameState, seat: int):
     """(card id, ability index) pairs `seat` can use now."""
-    out = []
+    out: list = []
     if not V.may_activate(state, seat):  # a quick look at the few cards that could
         return out
     activated = V.state_info(state).activated  # code -> indices of activated abilities
@@ -780,7 +785,7 @@ def activatable(state, seat):
     return out
 
 
-def start_card(state, seat, card, ev) -> dict:
+def start_card(state: GameState, seat: int, card: CardInstance, ev: list) -> dict:
     """Move an event/interrupt to the chain and push its announcement."""
     d = state.defs[card.code]
     card = ops.relocate(state, card, "chain", ev, "play", face_up=True)
@@ -799,7 +804,7 @@ def start_card(state, seat, card, ev) -> dict:
     return push(state, {"kind": "announce", "eid": entry["eid"]})
 
 
-def start_ability(state, seat, card, index, ev) -> dict:
+def start_ability(state: GameState, seat: int, card: CardInstance, index, ev: list) -> dict:
     entry = {
         "eid": new_id(state),
         "kind": "ability",
@@ -816,7 +821,9 @@ def start_ability(state, seat, card, index, ev) -> dict:
     return push(state, {"kind": "announce", "eid": entry["eid"]})
 
 
-def announce_payment(state, seat, card, ev, why="pay", statics=None) -> int:
+def announce_payment(
+    state: GameState, seat: int, card: CardInstance, ev: list, why="pay", statics=None
+) -> int:
     """R 11.3.2 / R 12.1b: paying a base, crew or armament is an interrupt. The credits
     go now (R 12.2.1) and the card turns face up (R 6.8.4); the payment sits on the
     chain and takes effect when it resolves (``finish_payment``). Returns the chain
@@ -841,7 +848,7 @@ def announce_payment(state, seat, card, ev, why="pay", statics=None) -> int:
     return base
 
 
-def finish_payment(state, entry, ev) -> None:
+def finish_payment(state: GameState, entry, ev: list) -> None:
     """The payment resolves: the card is paid (X locked for a base, R 4.5.5 / AMB-17);
     a research or trap base acts and goes to the trash (R 4.5.8, AMB-16)."""
     card = state.cards.get(entry["card"])
@@ -859,7 +866,7 @@ def finish_payment(state, entry, ev) -> None:
     ops.push_trigger(state, card, "on_pay")
 
 
-def neutralize_payment(state, cid, ev) -> bool:
+def neutralize_payment(state: GameState, cid, ev: list) -> bool:
     """AMB-14 (b): a neutralised payment is cancelled: the credits are lost, the card stays
     in play unpaid and face down. With ``neutralize_payment_removes_card`` (the AMB-14
     alternative) the card leaves play for its owner's trash (R 12.5)."""
@@ -876,18 +883,17 @@ def neutralize_payment(state, cid, ev) -> bool:
     return False
 
 
-def find_entry(state, eid):
+def find_entry(state: GameState, eid):
     for entry in state.chain:
         if entry["eid"] == eid:
             return entry
     return None
 
 
-@register
 class Announce(Handler):
     kind = "announce"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         entry = find_entry(state, frame["eid"])
         ctrl = entry["ctrl"]
         if state.table is not None and not self._opponent_known(state, frame, entry):
@@ -953,7 +959,7 @@ class Announce(Handler):
             info={"effect": eff["effect"], "card": entry["code"]},
         )
 
-    def _opponent_known(self, state, frame, entry) -> bool:
+    def _opponent_known(self, state: GameState, frame: dict, entry) -> bool:
         """R 17.1.3: before its targets, the user of a card or ability that names "the
         opponent" chooses which neighbour that is (only those the card can be announced
         against). False after asking."""
@@ -986,13 +992,13 @@ class Announce(Handler):
         return False
 
     @staticmethod
-    def _variable(state, entry):
+    def _variable(state: GameState, entry):
         if entry["kind"] != "card":
             return None
         cost = state.defs[entry["code"]]["credit_cost"]
         return None if isinstance(cost, int) else cost
 
-    def _finish(self, state, frame, entry, ev):
+    def _finish(self, state: GameState, frame: dict, entry, ev: list):
         ctrl = entry["ctrl"]
         if entry["kind"] == "card":
             card = state.cards[entry["card"]]
@@ -1006,19 +1012,20 @@ class Announce(Handler):
             entry["cost"] = cost
         else:
             source = state.cards[entry["source"]]
-            cost = V.abilities(state, source)[entry["ability"]].get("cost", {})
-            ops.spend(state, ctrl, cost.get("credits", 0), ev, "ability")
-            if "remove_upgrades" in cost:
-                source.upgrades -= cost["remove_upgrades"]
+            # (not `cost`: an int above; the compiled engine holds a variable to one type)
+            paid = V.abilities(state, source)[entry["ability"]].get("cost", {})
+            ops.spend(state, ctrl, paid.get("credits", 0), ev, "ability")
+            if "remove_upgrades" in paid:
+                source.upgrades -= paid["remove_upgrades"]
                 state.upgrade_epoch += 1
                 emit(ev, "upgrades", card=ops.pub(state, source), upgrades=source.upgrades)
-            if "rotate" in cost:
-                ops.rotate(state, source, cost["rotate"], ev, "cost")
-            if cost.get("sacrifice") and source.zone in IN_PLAY:  # R 6.6
+            if "rotate" in paid:
+                ops.rotate(state, source, paid["rotate"], ev, "cost")
+            if paid.get("sacrifice") and source.zone in IN_PLAY:  # R 6.6
                 ops.leave_with_attachments(state, source, ev, "sacrifice")
                 _leave_combat(state, source)
                 ops.relocate(state, source, "trash", ev, "sacrifice", face_up=True)
-            entry["cost"] = cost.get("credits", 0)
+            entry["cost"] = paid.get("credits", 0)
         emit(
             ev,
             "announce",
@@ -1031,6 +1038,9 @@ class Announce(Handler):
         pop(state, frame)
 
 
+register(Announce)
+
+
 # --- response windows and resolution ---------------------------------------------------------
 
 WINDOW_SUBTYPES = {
@@ -1041,7 +1051,7 @@ WINDOW_SUBTYPES = {
 }
 
 
-def playable_interrupts(state, seat, scope):
+def playable_interrupts(state: GameState, seat: int, scope):
     allowed = WINDOW_SUBTYPES[scope]
     out = []
     for cid in state.players[seat].centre:
@@ -1056,7 +1066,7 @@ def playable_interrupts(state, seat, scope):
     return out
 
 
-def open_window(state, first: int, scope: str, base: int | None = None) -> dict:
+def open_window(state: GameState, first: int, scope: str, base: int | None = None) -> dict:
     return push(
         state,
         {
@@ -1069,12 +1079,12 @@ def open_window(state, first: int, scope: str, base: int | None = None) -> dict:
     )
 
 
-def _players_in(state) -> int:
+def _players_in(state: GameState) -> int:
     """How many must pass in a row to close a window: every player still in the game."""
     return len(state.players) if state.table is None else len(live_seats(state))
 
 
-def _may_respond(state, frame, seat) -> bool:
+def _may_respond(state: GameState, frame: dict, seat: int) -> bool:
     """Every player still in the game may respond (R 12.2; docs/rulings.md); with
     ``responders="combatants"`` only the attacker and defender inside a combat."""
     if state.table is None or state.ruleset.responders == "all":
@@ -1085,17 +1095,16 @@ def _may_respond(state, frame, seat) -> bool:
     return seat in (combat["attacker"], combat["defender"])
 
 
-def _combat_over(state, frame):
+def _combat_over(state: GameState, frame: dict):
     return frame["scope"] in ("declare", "combat") and (
         state.combat is None or state.combat.get("ended")
     )
 
 
-@register
 class Window(Handler):
     kind = "window"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         if frame["passes"] >= _players_in(state) or (  # all passed in a row (docs/rulings.md)
             _combat_over(state, frame) and len(state.chain) <= frame["base"]
         ):
@@ -1117,7 +1126,7 @@ class Window(Handler):
             return
         wait(frame, seat, "respond")
 
-    def legal(self, state, frame):
+    def legal(self, state: GameState, frame: dict):
         seat = frame["to_act"]
         out = [PASS]
         out += [
@@ -1126,7 +1135,7 @@ class Window(Handler):
         out += [Action.make("activate", card=c, ability=i) for c, i in activatable(state, seat)]
         return out
 
-    def act(self, state, frame, action, ev):
+    def act(self, state: GameState, frame: dict, action, ev: list):
         seat = frame["to_act"]
         frame["to_act"] = next_seat(state, seat)
         if action.kind == "pass":
@@ -1141,17 +1150,19 @@ class Window(Handler):
         else:
             start_ability(state, seat, state.cards[action.get("card")], action.get("ability"), ev)
 
-    def info(self, state, frame):
+    def info(self, state: GameState, frame: dict):
         return {"scope": frame["scope"], "chain": len(state.chain)}
 
 
-@register
+register(Window)
+
+
 class Resolve(Handler):
     """R 12.2.2: resolve the chain down to `base`, last in first out."""
 
     kind = "resolve"
 
-    def run(self, state, frame, ev):
+    def run(self, state: GameState, frame: dict, ev: list):
         current = frame["current"]
         if current is not None:
             entry = find_entry(state, current)
@@ -1181,7 +1192,7 @@ class Resolve(Handler):
         else:
             source = state.cards.get(entry["card"])
         opp = entry.get("opp")
-        for index, ability in reversed(abilities):
+        for index, ability in abilities[::-1]:
             if not V.condition_ok(state, ability.get("condition"), source, entry["ctrl"], opp):
                 continue
             ctx = {
@@ -1198,13 +1209,16 @@ class Resolve(Handler):
             push(state, {"kind": "effects", "effects": ability["effects"], "i": 0, "ctx": ctx})
 
     @staticmethod
-    def _done(state, entry, ev):
+    def _done(state: GameState, entry, ev: list):
         if entry in state.chain:
             state.chain.remove(entry)
         if entry["kind"] == "card":
             card = state.cards.get(entry["card"])
             if card is not None and card.zone == "chain":
                 ops.relocate(state, card, "trash", ev, "resolved", face_up=True)  # R 14.6
+
+
+register(Resolve)
 
 
 def expire_cards(cards, durations: tuple) -> None:

@@ -49,15 +49,6 @@ class Ruleset:
     response_order: str = "from_actor"  # "from_actor" | "from_active": after a response
     responders: str = "all"  # "all" | "combatants": who may answer inside a combat
 
-    _QUIET_DEFAULTS = (  # not dumped while default: two-player hashes stay as they were
-        "max_players",
-        "elimination_repeat",
-        "combat_opponent",
-        "static_opponent",
-        "response_order",
-        "responders",
-    )
-
     def __post_init__(self):
         choices = {
             "armour_reset_scope": ("all", "own"),
@@ -83,7 +74,7 @@ class Ruleset:
 
     def to_dict(self) -> dict:
         data = asdict(self)
-        for key in self._QUIET_DEFAULTS:
+        for key in _QUIET_DEFAULTS:
             if data[key] == _FIELD_DEFAULTS[key]:
                 del data[key]
         for key, value in data.items():
@@ -97,8 +88,18 @@ class Ruleset:
         unknown = set(data) - known
         if unknown:
             raise ValueError(f"unknown ruleset flags: {', '.join(sorted(unknown))}")
-        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})  # type: ignore[arg-type]
 
 
 _FIELD_DEFAULTS = {f.name: f.default for f in fields(Ruleset)}
+# not dumped while at their defaults: two-player hashes stay as they were (a module constant,
+# not a class attribute: the compiled engine's Ruleset has only its fields)
+_QUIET_DEFAULTS = (
+    "max_players",
+    "elimination_repeat",
+    "combat_opponent",
+    "static_opponent",
+    "response_order",
+    "responders",
+)
 DEFAULT = Ruleset()

@@ -16,6 +16,7 @@ their id: everyone watches that card move.
 """
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .rng import Rng
 from .ruleset import Ruleset
@@ -27,27 +28,71 @@ HIDDEN_PILES = ("colony", "centre", "wasteland")  # R 3.1 "who may look"
 ORIENTATIONS = ("active", "used", "damaged")  # R 6.1
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class CardInstance:
     id: int
     code: str
     owner: int  # R 19.14
     controller: int  # R 19.4
     zone: str
-    face_up: bool = False
-    paid: bool = False  # R 6.8
-    orientation: str = "active"  # R 6.1
-    damage: int = 0  # R 5.4.1
-    upgrades: int = 0  # R 4.5.2
-    bought: int = 0  # upgrades bought this turn with M6 (max 2, R 4.5.2)
-    slot: str | None = None  # what a card in play poses as: ship/base/crew/armament (R 6.10)
-    attached_to: int | None = None  # armament or boarded crew -> its ship
-    attachments: list = field(default_factory=list)  # ship -> armaments and boarded crew
-    boarded: bool = False  # crew aboard for a combat (R 4.4.4)
-    hit: bool = False  # R 11.4.4.6.6
-    mods: list = field(default_factory=list)  # [stat, amount, duration, tag]
-    grants: list = field(default_factory=list)  # [keyword, duration]
-    x: int | None = None  # X locked when paid (R 4.5.5, AMB-17)
+    face_up: bool  # default False
+    paid: bool  # R 6.8; default False
+    orientation: str  # R 6.1; default "active"
+    damage: int  # R 5.4.1; default 0
+    upgrades: int  # R 4.5.2; default 0
+    bought: int  # upgrades bought this turn with M6 (max 2, R 4.5.2); default 0
+    slot: str | None  # what a card in play poses as: ship/base/crew/armament (R 6.10)
+    attached_to: int | None  # armament or boarded crew -> its ship
+    attachments: list  # ship -> armaments and boarded crew
+    boarded: bool  # crew aboard for a combat (R 4.4.4)
+    hit: bool  # R 11.4.4.6.6
+    mods: list  # [stat, amount, duration, tag]
+    grants: list  # [keyword, duration]
+    x: int | None  # X locked when paid (R 4.5.5, AMB-17)
+
+    # Written out, not made by the dataclass: the compiled engine (engine/_build.py) compiles
+    # it with the class (a dataclass's __init__ would run as Python there): clone makes ~90.
+    def __init__(
+        self,
+        id: int,
+        code: str,
+        owner: int,
+        controller: int,
+        zone: str,
+        face_up: bool = False,
+        paid: bool = False,
+        orientation: str = "active",
+        damage: int = 0,
+        upgrades: int = 0,
+        bought: int = 0,
+        slot: str | None = None,
+        attached_to: int | None = None,
+        attachments: list | None = None,
+        boarded: bool = False,
+        hit: bool = False,
+        mods: list | None = None,
+        grants: list | None = None,
+        x: int | None = None,
+    ) -> None:
+        self.id = id
+        self.code = code
+        self.owner = owner
+        self.controller = controller
+        self.zone = zone
+        self.face_up = face_up
+        self.paid = paid
+        self.orientation = orientation
+        self.damage = damage
+        self.upgrades = upgrades
+        self.bought = bought
+        self.slot = slot
+        self.attached_to = attached_to
+        self.attachments = [] if attachments is None else attachments
+        self.boarded = boarded
+        self.hit = hit
+        self.mods = [] if mods is None else mods
+        self.grants = [] if grants is None else grants
+        self.x = x
 
     def to_dict(self) -> dict:
         return {
@@ -122,7 +167,7 @@ class GameState:
     active: int = 0
     starting_player: int = 0
     phase: str = "setup"  # setup | start | main | combat | end | over
-    combat: dict | None = None  # Appendix A CombatState
+    combat: Any = None  # Appendix A CombatState: a dict in a combat, else None
     chain: list = field(default_factory=list)  # R 12.2: entries being played, bottom first
     stack: list = field(default_factory=list)  # frames: the rules' continuation (engine.flow)
     cost_mods: list = field(default_factory=list)  # temporary cost modifiers
@@ -132,7 +177,7 @@ class GameState:
     decisions: int = 0
     # a multiplayer table's bookkeeping (R 17.1; None in a two-player game, so a two-player
     # state dumps and hashes exactly as before): see new_table
-    table: dict | None = None
+    table: Any = None  # a dict at a table of three or more, else None
     # derived look-ups of engine.values (not part of the state: never dumped or compared)
     memo: tuple | None = field(default=None, init=False, repr=False, compare=False)
     # (the awaited decision's dict, the list legal_actions returned for it): engine.game
@@ -290,8 +335,8 @@ def marked_cards(state: GameState) -> list:
         if list(cards) == sorted(cards):
             state.marked = list(found)
         return found
-    found = {id(c): c for c in marked if c.boarded or c.hit or c.mods or c.grants}
-    found = sorted(found.values(), key=_card_id)
+    by_id = {id(c): c for c in marked if c.boarded or c.hit or c.mods or c.grants}
+    found = sorted(by_id.values(), key=_card_id)
     state.marked = list(found)  # the cards without marks drop out
     return found
 

@@ -11,9 +11,11 @@ A two-player game never comes here (``state.table`` is None): its rules (R 10.6,
   is empty (AMB-44); the game ends when one player is left, ranked by R 17.1.6.
 """
 
+from typing import Any
+
 from . import ops
 from .flow import emit
-from .state import GameState, live_seats, neighbours
+from .state import CardInstance, GameState, live_seats, neighbours
 
 # --- turns and attacks (R 17.1.2, R 17.1.4) ------------------------------------------------
 
@@ -109,7 +111,7 @@ def eliminate(state: GameState, seat: int, by: int, ev: list) -> None:
     """`seat` leaves the game: it takes no more turns, answers no window, and its cards
     leave play (paid ones to its trash, the rest face down to its wasteland, R 14.1), so no
     effect of a player out of the game goes on. Its piles stay (every card stays counted)."""
-    table = state.table
+    table: Any = state.table
     table["out"].append(seat)
     table["eliminated"].append({"seat": seat, "by": by, "turn": state.turn})
     table["eliminations"][by] += 1
@@ -123,7 +125,7 @@ def eliminate(state: GameState, seat: int, by: int, ev: list) -> None:
     state.armour_epoch += 1
 
 
-def _off_the_table(state: GameState, card, ev: list) -> None:
+def _off_the_table(state: GameState, card: CardInstance, ev: list) -> None:
     """A card of an eliminated player leaves play as a destroyed card would (R 14.1), but
     without its on_destroyed abilities: its player is no longer in the game."""
     if card.paid:
@@ -137,7 +139,7 @@ def ranking(state: GameState) -> list:
     still in beats everyone out; the later eliminated beats the earlier). Players out at
     the same moment with as many eliminations: the one who would have played sooner,
     clockwise from the eliminating player, ranks higher (docs/rulings.md)."""
-    table = state.table
+    table: Any = state.table
     n = len(state.players)
     left = {}  # seat -> (turn out, clockwise distance from its eliminator, negated)
     for record in table["eliminated"]:
@@ -154,7 +156,7 @@ def ranking(state: GameState) -> list:
 def finish(state: GameState, ev: list) -> None:
     """One player is left: the game is over; the winner heads the ranking (R 17.1.6)."""
     order = ranking(state)
-    state.table["ranking"] = order
+    state.table["ranking"] = order  # type: ignore[index]
     state.winner = order[0]
     state.result = "elimination"
     state.phase = "over"

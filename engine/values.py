@@ -7,6 +7,8 @@ Filters that look at a card's identity (type, subtype, race, cost) only match
 face-up cards, so a legal-target list never reveals a face-down card.
 """
 
+from typing import Any
+
 from .catalog import SHIP_SIZE
 from .state import IN_PLAY, CardInstance, GameState, clockwise, in_play_list, live_seats, neighbours
 
@@ -117,9 +119,9 @@ class DefInfo:
         self.types = {}
         self.activated = {}
         self.armour = {}
-        self.triggers = {}
+        self.triggers: dict = {}
         self.passenger = set()
-        self.by_effect = {}
+        self.by_effect: dict = {}
         self.cost_codes = set()
         self.cost_actions = set()
         self.static_stats = set()
@@ -170,7 +172,7 @@ class DefInfo:
             if any(def_matches(None, d, flt) for flt in cost_filters):
                 self.cost_codes.add(code)
 
-    def card_cost_static(self, d: dict) -> bool:
+    def card_cost_static(self, d: Any) -> bool:
         """Whether a static ability of the game may change the cost of card `d`."""
         code = d.get("code")
         return code in self.cost_codes or self.defs.get(code) is not d
@@ -355,7 +357,7 @@ def condition_ok(
         return True
     if kind == "colony_at_most":
         if cond["player"] == "you":
-            seats = (ctrl,)
+            seats: tuple = (ctrl,)
         else:
             seats = foes(state, ctrl, opp)
         return any(len(state.players[seat].colony) <= cond["amount"] for seat in seats)
@@ -385,7 +387,7 @@ def participating(state: GameState, card: CardInstance) -> bool:
     return combat is not None and (card.id in combat["attackers"] or card.id in combat["defenders"])
 
 
-def def_matches(state: GameState, d: dict, flt: dict | None) -> bool:
+def def_matches(state: Any, d: Any, flt: dict | None) -> bool:
     """A card definition against the identity part of a filter (cost modifiers)."""
     for key, value in (flt or {}).items():
         if key == "type" and d["type"] != value:

@@ -1,15 +1,26 @@
 """The seat circle (R 17.1.1, R 17.1.2): every two-player assumption of the engine goes through
 engine.state's seat helpers, and a two-player game is their smallest case."""
 
-from types import SimpleNamespace
-
 import pytest
 
-from engine.state import clockwise, neighbours, next_seat, opponents, prev_seat, seats
+from engine.rng import Rng
+from engine.ruleset import DEFAULT
+from engine.state import (
+    GameState,
+    PlayerState,
+    clockwise,
+    neighbours,
+    next_seat,
+    opponents,
+    prev_seat,
+    seats,
+)
 
 
 def table(n):
-    return SimpleNamespace(players=[object()] * n)
+    """n seats and nothing else (a real GameState: the compiled engine checks the type)."""
+    players = [PlayerState(s, f"p{s}") for s in range(n)]
+    return GameState(ruleset=DEFAULT, defs={}, players=players, cards={}, rng=Rng(bytes(32)))
 
 
 def test_two_players_each_is_the_others_everything():
