@@ -69,7 +69,7 @@ class Observation:
 
 def decklists(state) -> list:
     """Each seat's colony list as a multiset of codes (every card it owns, in any zone)."""
-    decks = [Counter() for _ in state.players]
+    decks: list[Counter[str]] = [Counter() for _ in state.players]
     for card in state.cards.values():
         decks[card.owner][card.code] += 1
     return decks
@@ -78,7 +78,7 @@ def decklists(state) -> list:
 def observe(state, seat: int) -> Observation:
     """The search bot's whole input: the game as `seat` may know it (see the module)."""
     redacted = load(dump(state))
-    known = [Counter() for _ in state.players]
+    known: list[Counter[str]] = [Counter() for _ in state.players]
     for card in redacted.cards.values():
         if sees(card, seat):
             known[card.owner][card.code] += 1
@@ -100,7 +100,7 @@ def determinise(obs: Observation, rng: Rng):
     their owner's unseen multiset; the game's generator is fresh."""
     state = load(obs.text)
     state.defs = obs.defs
-    by_owner = {}
+    by_owner: dict[int, list] = {}
     for card in state.cards.values():
         if card.code == HIDDEN:
             by_owner.setdefault(card.owner, []).append(card)
@@ -198,7 +198,8 @@ class SearchBot:
             return actions[0]
         # the main decision of a turn gets the whole budget; the many small ones (responses,
         # payments, picks) a quarter of it, so a game's thinking goes where it matters
-        scale = 1.0 if pending(first).decision == "main" else MINOR_SHARE
+        top = pending(first)
+        scale = 1.0 if top is not None and top.decision == "main" else MINOR_SHARE
         root = self._search(obs, seat, rng, first, scale)
         by_id = {a.id: a for a in actions}
         ranked = sorted(
