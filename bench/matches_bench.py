@@ -40,6 +40,7 @@ import secrets
 import statistics
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -424,6 +425,42 @@ def named(processes):
     return list(zip(names, processes, strict=True))
 
 
+class Floor(threading.Thread):
+    """The floor under a move's latency, measured in the same run: a trivial Celery task
+    (cardgame.celery.floor_ping) sent through the same broker to the same workers, which
+    pushes one item on a Redis list; .delay() -> the item popped here, every 0.25 s."""
+
+    def __init__(self):
+        super().__init__(daemon=True)
+        self.samples, self.stopping = [], threading.Event()
+
+    def run(self):
+        import redis
+
+        from cardgame.celery import floor_ping
+
+        client = redis.Redis.from_url(REDIS)
+        while not self.stopping.wait(0.25):
+            key = f"bench-floor:{secrets.token_hex(8)}"
+            started = time.perf_counter()
+            floor_ping.delay(key)
+            if client.blpop([key], timeout=10) is not None:
+                self.samples.append((time.perf_counter() - started) * 1000)
+
+    def stop(self):
+        self.stopping.set()
+        self.join()
+
+
+def ratios(samples, floor):
+    """' (p50 N x, p95 M x the floor's p50)'"""
+    if not samples or not floor:
+        return ""
+    base = percentile(floor, 0.5)
+    return (f"  = p50 {percentile(samples, 0.5) / base:.1f}x, p95 "
+            f"{percentile(samples, 0.95) / base:.1f}x the floor's p50")  # fmt: skip
+
+
 def summary(name, samples):
     if not samples:
         return f"{name}: no samples"
@@ -445,6 +482,7 @@ def main():
     parser.add_argument("--port", type=int, default=PORT, help="the web server's own port")
     parser.add_argument("--redis", default=REDIS, help="a Redis DB of its own (flushed)")
     parser.add_argument("--db-name", default="kgk_bench_matches", help="dropped and recreated")
+    parser.add_argument("--throughput-only", action="store_true", help="phase 2 only")
     args = parser.parse_args()
     PORT, HOST, REDIS = args.port, f"127.0.0.1:{args.port}", args.redis
     OUT.mkdir(exist_ok=True)
@@ -462,9 +500,16 @@ def main():
         processes += [start_worker(db_url, i) for i in range(args.workers)]
         games = create_games(players[: 2 * args.games], args.games, seats=args.seats)
         sessions = [session for _u, session, _c in players[: 2 * args.games]]
+        if args.throughput_only:
+            args.seconds = 0  # phase 1 only starts the processes
         cpu_before = {name: cpu_seconds(p.pid) for name, p in named(processes)}
         own_before, wall_before = time.process_time(), time.perf_counter()
-        stats = asyncio.run(human_phase(games, sessions, args.seconds, args.think))
+        floor = Floor()
+        floor.start()
+        try:
+            stats = asyncio.run(human_phase(games, sessions, args.seconds, args.think))
+        finally:
+            floor.stop()
         wall = time.perf_counter() - wall_before
         print(f"phase 1: {args.games} games of {args.seats} seats (2 people), "
               f"{args.workers} workers, think {args.think} s")  # fmt: skip
@@ -476,8 +521,14 @@ def main():
             "  CPU (cores busy on average): "
             + ", ".join(f"{name} {share:.2f}" for name, share in shares.items())
         )
+        print("  " + summary("floor ms (trivial Celery task round trip)", floor.samples))
         for key in ("post", "first", "both", "resync", "first connect"):
-            print("  " + summary(key + " ms", stats[key]))
+            line = summary(key + " ms", stats[key])
+            if key in ("first", "both"):
+                line += ratios(stats[key], floor.samples)
+            print("  " + line)
+        over = sum(1 for ms in stats["both"] if ms > 1000)
+        print(f"  deliveries over 1 s (both sockets): {over}")
         print(f"  lost updates: {stats['lost']}; POST statuses: {stats['status']}")
         if args.latency_only:
             return
@@ -488,6 +539,7 @@ def main():
         from matches.models import ActionRequest
 
         worker = processes[1]
+        print(f"  phase 2 worker pid {worker.pid}", flush=True)
         applied0, cpu0 = (
             ActionRequest.objects.filter(status="applied").count(),
             cpu_seconds(worker.pid),
@@ -502,6 +554,8 @@ def main():
         print(f"phase 2: {rate:.1f} applied actions/s on ONE worker process (players' actions)")
         print(f"         worker CPU per applied action {per_action:.1f} ms "
               f"(= {1000 / per_action:.0f} actions/s on a core of its own)")  # fmt: skip
+        if args.throughput_only:
+            return
         cpu0, applied0 = cpu1, applied1
         bots = bot_phase(20)
         applied1, cpu1 = (

@@ -12,6 +12,7 @@ import secrets
 import time
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Q, sql
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -528,21 +529,32 @@ def _finish(match, status, winner_seat, result, reason=""):
 
 
 def drain(match_id: int) -> int:
-    """Apply every pending request of a match in order; return how many were applied."""
+    """Apply every pending request of a match in order; return how many were applied.
+
+    Three round trips to PostgreSQL and the commit (tests/matches/test_drain_queries.py):
+    the match row locked with its two seats, the pending requests, then every write in one
+    `WriteBatch` (requests, events, position, time banks).
+    """
     with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
-        if match is None:
+        seats = _locked_seats(match_id)
+        if not seats:
             return 0
-        requests = list(match.requests.filter(status=ActionRequest.PENDING).order_by("id"))
+        match = seats[0].match
+        requests = list(
+            ActionRequest.objects.filter(match_id=match_id, status=ActionRequest.PENDING).order_by(
+                "id"
+            )
+        )
         if not requests:
             return 0  # a duplicate delivery: the work is already done
+        batch = WriteBatch()
         if match.status != Match.ACTIVE:
             for request in requests:
                 _reject(request, "GAME_NOT_ACTIVE", f"the match is {match.status}")
-            _save_requests(requests)
+            batch.requests(requests)
+            batch.run()
             return 0
-        _relax_commit()
-        seats = list(match.seats.select_related("user").order_by("seat"))
+        batch.relax_commit()
         banks = [seat.time_bank for seat in seats]
         state = load(match.state)
         now = timezone.now()
@@ -553,24 +565,79 @@ def drain(match_id: int) -> int:
             if new is not None:
                 events += new
                 applied += 1
-        _save_requests(requests)
+        batch.requests(requests)
+        stored = []
         if applied:
-            stored = _save_position(match, seats, banks, state, events, now)
+            stored = _save_position(match, seats, banks, state, events, now, batch)
+        batch.run()
+        if applied:
             _after_commit(match, state, stored, finished=match.is_over, seats=seats)
     return applied
 
 
-def _relax_commit():
-    """Don't wait for the WAL flush of the drain's commit (PostgreSQL only).
+def _locked_seats(match_id: int) -> list[Seat]:
+    """The match's two seats (with their users) and the match row itself, locked FOR UPDATE,
+    in one query; both seats share one `Match` object (seats[0].match)."""
+    seats = list(
+        Seat.objects.select_related("match", "user")
+        .select_for_update(of=("match",))
+        .filter(match_id=match_id)
+        .order_by("seat")
+    )
+    for seat in seats[1:]:
+        seat.match = seats[0].match
+    return seats
 
-    Safe here because nothing is lost if the server crashes right after: the requests were
-    committed durably by the web tier, and a lost drain leaves them `pending`, so the sweep
-    drains them again with the same result (the engine and the bots' seeds are
-    deterministic). It saves the fsync wait on the hot path of every move.
-    """
-    if connection.vendor == "postgresql":
+
+class WriteBatch:
+    """Statements compiled by the ORM and sent together: ONE round trip on PostgreSQL
+    (psycopg's client-side binding, Django's default, takes several statements in one
+    execute), one after another elsewhere (SQLite, the embedded default)."""
+
+    def __init__(self):
+        self.statements = []
+
+    def relax_commit(self):
+        """Don't wait for the WAL flush of this commit (PostgreSQL only).
+
+        Safe here because nothing is lost if the server crashes right after: the requests
+        were committed durably by the web tier, and a lost drain leaves them `pending`, so
+        the sweep drains them again with the same result (the engine and the bots' seeds
+        are deterministic). It saves the fsync wait on the hot path of every move. (SET
+        LOCAL holds until the commit, so it may go out with the writes it relaxes.)
+        """
+        if connection.vendor == "postgresql":
+            self.statements.append(("SET LOCAL synchronous_commit TO OFF", ()))
+
+    def update(self, model, pk, values: dict):
+        query = sql.UpdateQuery(model)
+        query.add_update_values(values)
+        query.add_q(Q(pk=pk))
+        self.statements.append(query.get_compiler(connection=connection).as_sql())
+
+    def insert(self, model, objs):
+        if not objs:
+            return
+        fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+        query = sql.InsertQuery(model)
+        query.insert_values(fields, objs)
+        self.statements += query.get_compiler(connection=connection).as_sql()
+
+    def requests(self, requests):
+        for request in requests:
+            self.update(ActionRequest, request.pk, {f: getattr(request, f) for f in REQUEST_FIELDS})
+
+    def run(self):
+        if not self.statements:
+            return
         with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+            if connection.vendor == "postgresql":
+                text = ";\n".join(statement for statement, _params in self.statements)
+                cursor.execute(text, [p for _statement, params in self.statements for p in params])
+            else:
+                for statement, params in self.statements:
+                    cursor.execute(statement, params)
+        self.statements = []
 
 
 POSITION_FIELDS = [
@@ -580,13 +647,7 @@ POSITION_FIELDS = [
 ]  # fmt: skip
 
 
-def _save_requests(requests):
-    if len(requests) == 1:
-        requests[0].save(update_fields=["status", "code", "message", "applied_version"])
-    else:
-        ActionRequest.objects.bulk_update(
-            requests, ["status", "code", "message", "applied_version"]
-        )
+REQUEST_FIELDS = ["status", "code", "message", "applied_version"]
 
 
 def _apply_request(match, seats, state, request, now):
@@ -627,26 +688,36 @@ def _note_game_over(match, state):
         _finish(match, Match.FINISHED, None, state.result)
 
 
-def _append_events(match, events) -> list[MatchEvent]:
-    """Number and store the events; `events` holds Event or (version, Event) items."""
+def _append_events(match, events, batch=None) -> list[MatchEvent]:
+    """Number and store the events; `events` holds Event or (version, Event) items.
+    With a `batch`, the insert goes out with the batch's other writes."""
     rows = []
     for item in events:
         version, event = item if isinstance(item, tuple) else (match.version, item)
         match.seq += 1
         rows.append(MatchEvent(match=match, seq=match.seq, version=version, data=event.to_dict()))
-    MatchEvent.objects.bulk_create(rows)
+    if batch is None:
+        MatchEvent.objects.bulk_create(rows)
+    else:
+        batch.insert(MatchEvent, rows)
     return rows
 
 
-def _save_position(match, seats, banks, state, events, now) -> list[MatchEvent]:
+def _save_position(match, seats, banks, state, events, now, batch=None) -> list[MatchEvent]:
     """Write what a drain or a bot batch changed: the events, the position and the time
-    banks that moved (`banks`: each seat's bank before); return the stored events."""
-    stored = _append_events(match, events)
+    banks that moved (`banks`: each seat's bank before); return the stored events. All in
+    one `WriteBatch` (the caller's, which it runs, or one of its own)."""
+    own = batch is None
+    batch = WriteBatch() if own else batch
+    stored = _append_events(match, events, batch)
     _store_position(match, seats, state, now)
-    match.save(update_fields=POSITION_FIELDS)
+    match.updated = timezone.now()
+    batch.update(Match, match.pk, {f: getattr(match, f) for f in POSITION_FIELDS})
     for seat, bank in zip(seats, banks, strict=True):
         if seat.time_bank != bank:
-            seat.save(update_fields=["time_bank"])
+            batch.update(Seat, seat.pk, {"time_bank": seat.time_bank})
+    if own:
+        batch.run()
     return stored
 
 
@@ -723,7 +794,6 @@ def _play_bot_batch(match_id: int, version: int) -> tuple[int, int, bool]:
             return 0, version, False  # somebody else moved the game on: theirs to continue
         if match.requests.filter(status=ActionRequest.PENDING).exists():
             return 0, version, False  # e.g. a default move: its drain queues the next bot move
-        _relax_commit()
         seats = list(match.seats.select_related("user").order_by("seat"))
         banks = [seat.time_bank for seat in seats]
         state = load(match.state)
@@ -732,7 +802,10 @@ def _play_bot_batch(match_id: int, version: int) -> tuple[int, int, bool]:
         ActionRequest.objects.bulk_create(requests)
         if not any(r.status == ActionRequest.APPLIED for r in requests):
             return 0, version, False  # the bot's choice was refused: stop, the sweep retries
-        stored = _save_position(match, seats, banks, state, events, now)
+        batch = WriteBatch()
+        batch.relax_commit()
+        stored = _save_position(match, seats, banks, state, events, now, batch)
+        batch.run()
         more = match.status == Match.ACTIVE and match.deciding_seat is not None
         more = more and bool(seats[match.deciding_seat].playing_bot)  # a person decides: stop
         more = more and requests[-1].status == ActionRequest.APPLIED  # no refused bot move

@@ -1,0 +1,114 @@
+"""The drain's database round trips (issue 16): every statement it sends is counted.
+
+On PostgreSQL a drained action costs three statements through the cursor: the match row
+locked with its seats, the pending requests, and ONE batch of every write (request
+updates, event inserts, the position with its version bump, the time banks), then the
+commit. psycopg opens the transaction with its own BEGIN and the pool may check a borrowed
+connection; neither goes through Django's cursor, so neither is counted here.
+"""
+
+from datetime import timedelta
+from unittest import mock
+
+import pytest
+from django.db import connection
+
+from engine.game import apply, legal_actions, pending
+from engine.serialize import load
+from matches import services
+from matches.models import ActionRequest, Match, MatchEvent
+
+from .kit import assert_consistent
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture
+def pg(transactional_db):
+    if connection.vendor != "postgresql":
+        from service_kit import service_missing
+
+        service_missing("needs PostgreSQL: run with DATABASE_URL=postgres://...")
+
+
+def _pending(match, count):
+    """`count` requests stored as the web tier stores them (no drain queued here)."""
+    match.refresh_from_db()
+    state = load(match.state)
+    rows = []
+    for i in range(count):
+        seat = pending(state).player
+        action = legal_actions(state)[0].id
+        rows.append(
+            ActionRequest.objects.create(
+                match=match,
+                seat=seat,
+                client_action_id=f"q{i}",
+                expected_version=match.version + i,
+                action=action,
+            )
+        )
+        apply(state, action, player=seat)
+    return rows
+
+
+def _counted(fn, *args):
+    sent, commits = [], []
+
+    def count(execute, sql, params, many, context):
+        sent.append(sql)
+        return execute(sql, params, many, context)
+
+    real_commit = connection.commit
+
+    def commit():
+        commits.append(1)
+        return real_commit()
+
+    with connection.execute_wrapper(count), mock.patch.object(connection, "commit", commit):
+        result = fn(*args)
+    return result, sent, commits
+
+
+@pytest.mark.parametrize("count", [1, 3])
+def test_a_drained_action_costs_at_most_four_round_trips(pg, players, decks, count):
+    colonies = [services.deck_colony(d, "original") for d in decks]
+    match = services.create_match(players=players, colonies=colonies, seed=7)
+    # an old decision start, so the drain charges the mover's time bank (one more write)
+    Match.objects.filter(pk=match.pk).update(decision_started=match.started - timedelta(seconds=5))
+    before = Match.objects.get(pk=match.pk)
+    banks = list(before.seats.order_by("seat").values_list("time_bank", flat=True))
+    requests = _pending(match, count)
+
+    applied, sent, commits = _counted(services.drain, match.pk)
+
+    assert applied == count
+    assert len(sent) + len(commits) <= 4, sent
+    assert len(commits) == 1
+    # ... and every write happened: the batch is not a statement that was left out
+    after = Match.objects.get(pk=match.pk)
+    assert after.version == before.version + count
+    assert after.seq > before.seq
+    assert MatchEvent.objects.filter(match=match).count() == after.seq
+    statuses = ActionRequest.objects.filter(pk__in=[r.pk for r in requests])
+    assert sorted(statuses.values_list("applied_version", flat=True)) == list(
+        range(before.version + 1, after.version + 1)
+    )
+    assert set(statuses.values_list("status", flat=True)) == {"applied"}
+    moved = list(after.seats.order_by("seat").values_list("time_bank", flat=True))
+    assert moved != banks and all(b <= a for a, b in zip(banks, moved, strict=True))
+    assert after.updated > before.updated
+    assert_consistent(after)
+
+
+def test_a_duplicate_delivery_reads_twice_and_writes_nothing(pg, players, decks):
+    colonies = [services.deck_colony(d, "original") for d in decks]
+    match = services.create_match(players=players, colonies=colonies, seed=8)
+    _pending(match, 1)
+    services.drain(match.pk)
+    before = Match.objects.get(pk=match.pk)
+
+    applied, sent, _commits = _counted(services.drain, match.pk)
+
+    assert applied == 0 and len(sent) == 2
+    assert Match.objects.get(pk=match.pk).version == before.version
