@@ -432,15 +432,21 @@ def _standings_table(t: Tournament) -> standings_mod.Table:
     number of rounds: the registrations, the published rounds, and their matches as
     plain tuples (no model instances, no join: a round's number comes from the second)."""
     regs = list(t.registrations.values_list("pk", "dropped", "dropped_after_round"))
-    players = [standings_mod.Entrant(pk, dropped=dropped) for pk, dropped, _after in regs]
     rounds = dict(t.rounds.filter(status=Round.PUBLISHED).values_list("pk", "number"))
     rows = (
         Match.objects.filter(round_id__in=list(rounds), stage="swiss")
         .order_by()
         .values_list("round_id", "player_a_id", "player_b_id", "games_a", "games_b", "status")
     )
+    players = (standings_mod.Entrant(pk, dropped=dropped) for pk, dropped, _after in regs)
+    return standings_mod.tabulate(players, _results(t, regs, rounds, rows.iterator(2000)))
+
+
+def _results(t: Tournament, regs, rounds: dict, rows):
+    """The results for `standings.tabulate`, (round, a, b, games_a, games_b, missed), as
+    the rows arrive: a generator, so that tens of thousands of tuples never live at once
+    (each survivor makes the garbage collector's full passes come sooner)."""
     confirmed = Match.CONFIRMED
-    results = []  # (round, a, b, games_a, games_b, missed), as standings.tabulate reads them
     late = t.late_entry_losses
     seated: dict[int, set[int]] = {pk: set() for pk in rounds}  # players seated, per round
     for round_id, a, b, games_a, games_b, status in rows:
@@ -450,7 +456,7 @@ def _standings_table(t: Tournament) -> standings_mod.Table:
             if b is not None:
                 seats.add(b)
         if status == confirmed:
-            results.append((rounds[round_id], a, b, games_a, games_b, False))
+            yield (rounds[round_id], a, b, games_a, games_b, False)
     if late:
         every = {pk for pk, _dropped, _after in regs}
         left = {pk: after or 0 for pk, dropped, after in regs if dropped}
@@ -458,8 +464,7 @@ def _standings_table(t: Tournament) -> standings_mod.Table:
             for pk in sorted(every - seated[round_id]):
                 if pk in left and number > left[pk]:
                     continue  # not a loss: they had left
-                results.append((number, pk, None, None, None, True))
-    return standings_mod.tabulate(players, results)
+                yield (number, pk, None, None, None, True)
 
 
 def round_complete(rnd: Round) -> bool:

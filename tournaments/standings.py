@@ -175,70 +175,73 @@ def tabulate(
         ids.append(pid)
         dropped.append(drop)
     n = len(ids)
-    wins, losses, byes, missed, gw, gl = ([0] * n for _ in range(6))
+    wins, byes, missed, gw, gl = ([0] * n for _ in range(5))  # wins: match wins, for now
     opp: list[list[int]] = [[] for _ in range(n)]  # opponents' indices, as the results came
     opp_round: list[list[int]] = [[] for _ in range(n)]  # the round of each
-    seen: set = set()  # (round, index): one result a round
+    lone: dict[int, list[int]] = {}  # the rounds of a player's byes and missed rounds
     get = index.get
+    # The hot loop: a few integer updates and appends a result (no object per result).
+    # Losses, byes' and missed rounds' games and the one-result-a-round check follow it.
     for rnd, a, b, games_a, games_b, was_missed in results:
+        i = get(a)
         if b is None:
-            i = get(a)
             if i is None:
                 raise ValueError(f"round {rnd}: unknown player {a!r}")
-            key = (rnd, i)
-            if key in seen:
-                raise ValueError(f"round {rnd}: {a!r} has two results")
-            seen.add(key)
+            lone.setdefault(i, []).append(rnd)
             if was_missed:
-                losses[i] += 1
                 missed[i] += 1
-                gw[i] += MISSED_GAMES[0]
-                gl[i] += MISSED_GAMES[1]
             else:
-                wins[i] += 1
                 byes[i] += 1
-                gw[i] += bye_games[0]
-                gl[i] += bye_games[1]
             continue
-        if was_missed:
-            raise ValueError(f"round {rnd}: a missed round has no opponent")
-        if a == b:
-            raise ValueError(f"round {rnd}: {a!r} cannot play themselves")
-        if games_a < 0 or games_b < 0:
-            raise ValueError(f"round {rnd}: negative game count")
-        if games_a == games_b:
-            raise ValueError(
-                f"round {rnd}: {a!r} v {b!r} ends {games_a}-{games_b}; KGK has no draws (R 18.4)"
-            )
-        i = get(a)
-        if i is None:
-            raise ValueError(f"round {rnd}: unknown player {a!r}")
-        key = (rnd, i)
-        if key in seen:
-            raise ValueError(f"round {rnd}: {a!r} has two results")
-        seen.add(key)
         j = get(b)
-        if j is None:
-            raise ValueError(f"round {rnd}: unknown player {b!r}")
-        key = (rnd, j)
-        if key in seen:
-            raise ValueError(f"round {rnd}: {b!r} has two results")
-        seen.add(key)
+        if (
+            i is None
+            or j is None
+            or i == j
+            or was_missed
+            or games_a < 0
+            or games_b < 0
+            or games_a == games_b
+        ):
+            _reject(rnd, a, b, games_a, games_b, was_missed, i, j)
+        if games_a > games_b:
+            wins[i] += 1
+        else:
+            wins[j] += 1
         gw[i] += games_a
         gl[i] += games_b
         gw[j] += games_b
         gl[j] += games_a
-        if games_a > games_b:
-            wins[i] += 1
-            losses[j] += 1
-        else:
-            wins[j] += 1
-            losses[i] += 1
         opp[i].append(j)
         opp[j].append(i)
         opp_round[i].append(rnd)
         opp_round[j].append(rnd)
+    for i in range(n):
+        rounds = opp_round[i] + lone[i] if i in lone else opp_round[i]
+        if len(set(rounds)) != len(rounds):
+            twice = next(r for k, r in enumerate(rounds) if r in rounds[:k])
+            raise ValueError(f"round {twice}: {ids[i]!r} has two results")
+    losses = [len(o) - w + m for o, w, m in zip(opp, wins, missed, strict=True)]
+    wins = list(map(int.__add__, wins, byes))
+    (win_bye, lose_bye), (win_missed, lose_missed) = bye_games, MISSED_GAMES
+    gw = [g + b * win_bye + m * win_missed for g, b, m in zip(gw, byes, missed, strict=True)]
+    gl = [g + b * lose_bye + m * lose_missed for g, b, m in zip(gl, byes, missed, strict=True)]
     return Table(ids, dropped, wins, losses, byes, missed, gw, gl, opp, opp_round, bye_games)
+
+
+def _reject(rnd, a, b, games_a, games_b, was_missed, i, j):
+    """Raise the error of a result between two players that `tabulate` cannot count."""
+    if was_missed:
+        raise ValueError(f"round {rnd}: a missed round has no opponent")
+    if a == b or (i is not None and i == j):
+        raise ValueError(f"round {rnd}: {a!r} cannot play themselves")
+    if games_a < 0 or games_b < 0:
+        raise ValueError(f"round {rnd}: negative game count")
+    if games_a == games_b:
+        raise ValueError(
+            f"round {rnd}: {a!r} v {b!r} ends {games_a}-{games_b}; KGK has no draws (R 18.4)"
+        )
+    raise ValueError(f"round {rnd}: unknown player {a if i is None else b!r}")
 
 
 class _Percentages:
