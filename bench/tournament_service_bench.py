@@ -1,15 +1,18 @@
 """Time to pair the next Swiss round through the service (issue 14), N = 256 … 16,384.
 
 `services.pair_next_round` does what staff do with one click: the standings from the
-database (`current_standings`: two queries and `standings()`), the pairing
-(`swiss.pair_round`) and saving the draft (one round, one `bulk_create` of its matches,
-the audit entry). This bench builds a real event in the database of DATABASE_URL (use
-PostgreSQL, as in production): N players entered (bulk inserts; the decklists are not
-what is measured), the event started, rounds 1 … R−1 paired by the service itself,
-published and given random results (best of one, player a or b wins). Then the last
+database (three queries and `standings.tabulate`, no Row per player), the pairing
+(`swiss.pair_round`) and saving the draft (one round, one INSERT of its matches on
+PostgreSQL, the audit entry). This bench builds a real event in the database of
+DATABASE_URL (use PostgreSQL, as in production): N players entered (bulk inserts; the
+decklists are not what is measured), the event started, rounds 1 … R−1 paired by the
+service itself, published and given random results (best of one, player a or b wins). Then the last
 round is paired `--repeats` times, each inside a transaction rolled back afterwards, and
-timed with `time.perf_counter()` around `pair_next_round` only. Beside it, the pure
-functions on the same inputs: `standings()` alone and `pair_round()` alone.
+timed with `time.perf_counter()` around `pair_next_round` only (and its CPU time,
+`time.process_time()`: this process's, not PostgreSQL's). Beside it, the pure functions
+on the same inputs: `standings()` (every Row), `tabulate().records()` (what the pairing
+uses) and `pair_round()`. `--gc-freeze` freezes the collector's objects before timing,
+as the web and worker processes do after start-up.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/kgk_bench \\
         .venv/bin/python bench/tournament_service_bench.py --sizes 256,4096,16384 --repeats 5
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import gc
 import math
 import os
 import random
@@ -102,47 +106,60 @@ def check(rnd: Round, active: set, records):
     assert len(byes) <= 1 and not (set(byes) & had_bye), "illegal bye"
 
 
-def timed_service(t: Tournament, org, repeats: int, active: set) -> list[float]:
-    times = []
+def timed_service(t: Tournament, org, repeats: int, active: set) -> tuple[list[float], list[float]]:
+    """Wall and CPU (this process's: not PostgreSQL's) seconds of each pair_next_round."""
+    times, cpu = [], []
     records = standings.player_records(services.current_standings(t))
     for _ in range(repeats):
         try:
             with transaction.atomic():
-                start = time.perf_counter()
+                start, start_cpu = time.perf_counter(), time.process_time()
                 rnd = services.pair_next_round(t, org)
                 times.append(time.perf_counter() - start)
+                cpu.append(time.process_time() - start_cpu)
                 check(rnd, active, records)
                 raise Rollback
         except Rollback:
             pass
-    return times
+    return times, cpu
 
 
-def timed_pure(t: Tournament, repeats: int) -> tuple[list[float], list[float]]:
-    """standings() and pair_round() alone, on the inputs current_standings builds."""
+def timed_pure(t: Tournament, repeats: int) -> tuple[list[float], list[float], list[float]]:
+    """standings() (every Row), tabulate().records() (what the pairing uses) and
+    pair_round() alone, on the inputs the service builds."""
     captured = {}
-    original = standings.standings
+    original = standings.tabulate
 
     def capture(players, results, **kw):
         captured["args"] = (list(players), list(results))
-        return original(players, results, **kw)
+        return original(*captured["args"], **kw)
 
-    services.standings_mod.standings = capture
+    services.standings_mod.tabulate = capture
     try:
         services.current_standings(t)
     finally:
-        services.standings_mod.standings = original
+        services.standings_mod.tabulate = original
     players, results = captured["args"]
-    st, pr = [], []
+    matches = [
+        standings.Match.missed_round(r, a)
+        if missed
+        else standings.Match(r, a, b, ga, gb)
+        if b is not None
+        else standings.Match.bye(r, a)
+        for r, a, b, ga, gb, missed in results
+    ]
+    st, tab, pr = [], [], []
     for _ in range(repeats):
         start = time.perf_counter()
-        rows = standings.standings(players, results)
+        standings.standings(players, matches)
         st.append(time.perf_counter() - start)
-        records = standings.player_records(rows)
+        start = time.perf_counter()
+        records = standings.tabulate(players, results).records()
+        tab.append(time.perf_counter() - start)
         start = time.perf_counter()
         swiss.pair_round(records, seed="bench")
         pr.append(time.perf_counter() - start)
-    return st, pr
+    return st, tab, pr
 
 
 def main():
@@ -150,11 +167,20 @@ def main():
     parser.add_argument("--sizes", default="256,4096,16384")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=14)
+    parser.add_argument(
+        "--gc-freeze",
+        action="store_true",
+        help="gc.collect() and gc.freeze() before timing, as cardgame/asgi.py and the Celery "
+        "worker do after start-up (the collector's full passes then skip the loaded project)",
+    )
     args = parser.parse_args()
     call_command("migrate", verbosity=0, interactive=False)
-    print(f"database: {connection.vendor}; repeats: {args.repeats}")
-    print("| N active | rounds before | service median | max | goal | standings() | pair_round() |")
-    print("|---:|---:|---:|---:|---|---:|---:|")
+    print(f"database: {connection.vendor}; repeats: {args.repeats}; gc.freeze: {args.gc_freeze}")
+    print(
+        "| N active | rounds before | service median | max | goal | service CPU | "
+        "standings() | tabulate().records() | pair_round() |"
+    )
+    print("|---:|---:|---:|---:|---|---:|---:|---:|---:|")
     for n in [int(s) for s in args.sizes.split(",")]:
         rng = random.Random(args.seed + n)
         t, org = build_event(n, rng)
@@ -162,15 +188,20 @@ def main():
             rounds = max(1, math.ceil(math.log2(n)))
             play_rounds(t, org, rounds - 1, rng)
             active = set(t.registrations.filter(dropped=False).values_list("pk", flat=True))
-            service = timed_service(t, org, args.repeats, active)
-            st, pr = timed_pure(t, args.repeats)
+            if args.gc_freeze:
+                gc.collect()
+                gc.freeze()
+            service, cpu = timed_service(t, org, args.repeats, active)
+            st, tab, pr = timed_pure(t, args.repeats)
+            if args.gc_freeze:
+                gc.unfreeze()
             goal = GOALS_S.get(n)
             median = statistics.median(service)
             verdict = f"≤ {goal} s: {'met' if median <= goal else 'MISSED'}" if goal else ""
+            ms = [f"{statistics.median(x) * 1000:.0f} ms" for x in (cpu, st, tab, pr)]
             print(
                 f"| {len(active):,} | {rounds - 1} | {median * 1000:.0f} ms | "
-                f"{max(service) * 1000:.0f} ms | {verdict} | "
-                f"{statistics.median(st) * 1000:.0f} ms | {statistics.median(pr) * 1000:.0f} ms |",
+                f"{max(service) * 1000:.0f} ms | {verdict} | {' | '.join(ms)} |",
                 flush=True,
             )
         finally:

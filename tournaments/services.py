@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -413,10 +413,6 @@ def allow_pair(pair: ForbiddenPair, staff):
 # ---------------------------------------------------------------------- rounds
 
 
-def swiss_matches(t: Tournament):
-    return Match.objects.filter(tournament=t, stage="swiss", round__status=Round.PUBLISHED)
-
-
 def current_standings(t: Tournament) -> list[standings_mod.Row]:
     """R 18.7 standings from every confirmed Swiss result (byes count 2-0).
 
@@ -425,35 +421,50 @@ def current_standings(t: Tournament) -> list[standings_mod.Row]:
     without an opponent (MTR practice; standings.py `Match.missed_round`): it counts
     for their points, MW% and GW%, not for OMW%/OGW%. A dropped player's rounds after
     their drop are not losses (they left). With the event's `late_entry_losses` off,
-    only the rounds played count (rulings.md). Two queries, linear in the matches.
+    only the rounds played count (rulings.md). Three queries, linear in the matches.
     """
+    return _standings_table(t).rows()
+
+
+def _standings_table(t: Tournament) -> standings_mod.Table:
+    """`current_standings` in integer form (`standings.tabulate`): the pairing takes its
+    records from it without making a `Row` per player. Three queries whatever the
+    number of rounds: the registrations, the published rounds, and their matches as
+    plain tuples (no model instances, no join: a round's number comes from the second)."""
     regs = list(t.registrations.values_list("pk", "dropped", "dropped_after_round"))
-    players = [standings_mod.Entrant(pk, dropped=dropped) for pk, dropped, _after in regs]
-    published = sorted(t.rounds.filter(status=Round.PUBLISHED).values_list("number", flat=True))
-    rows = swiss_matches(t).values_list(
-        "round__number", "player_a_id", "player_b_id", "games_a", "games_b", "status"
+    rounds = dict(t.rounds.filter(status=Round.PUBLISHED).values_list("pk", "number"))
+    rows = (
+        Match.objects.filter(round_id__in=list(rounds), stage="swiss")
+        .order_by()
+        .values_list("round_id", "player_a_id", "player_b_id", "games_a", "games_b", "status")
     )
-    results = []
-    seated: dict[int, set[int]] = {}
-    for number, a, b, games_a, games_b, status in rows:
-        seated.setdefault(a, set()).add(number)
-        if b is not None:
-            seated.setdefault(b, set()).add(number)
-        if status != Match.CONFIRMED:
-            continue
-        if b is None:
-            results.append(standings_mod.Match.bye(number, a))
-        else:
-            results.append(standings_mod.Match(number, a, b, games_a, games_b))
-    if t.late_entry_losses:
-        for pk, dropped, after in regs:
-            last = (after or 0) if dropped else None
-            for number in published:
-                if last is not None and number > last:
-                    break
-                if number not in seated.get(pk, ()):
-                    results.append(standings_mod.Match.missed_round(number, pk))
-    return standings_mod.standings(players, results)
+    players = (standings_mod.Entrant(pk, dropped=dropped) for pk, dropped, _after in regs)
+    return standings_mod.tabulate(players, _results(t, regs, rounds, rows.iterator(2000)))
+
+
+def _results(t: Tournament, regs, rounds: dict, rows):
+    """The results for `standings.tabulate`, (round, a, b, games_a, games_b, missed), as
+    the rows arrive: a generator, so that tens of thousands of tuples never live at once
+    (each survivor makes the garbage collector's full passes come sooner)."""
+    confirmed = Match.CONFIRMED
+    late = t.late_entry_losses
+    seated: dict[int, set[int]] = {pk: set() for pk in rounds}  # players seated, per round
+    for round_id, a, b, games_a, games_b, status in rows:
+        if late:
+            seats = seated[round_id]
+            seats.add(a)
+            if b is not None:
+                seats.add(b)
+        if status == confirmed:
+            yield (rounds[round_id], a, b, games_a, games_b, False)
+    if late:
+        every = {pk for pk, _dropped, _after in regs}
+        left = {pk: after or 0 for pk, dropped, after in regs if dropped}
+        for round_id, number in sorted(rounds.items(), key=lambda item: item[1]):
+            for pk in sorted(every - seated[round_id]):
+                if pk in left and number > left[pk]:
+                    continue  # not a loss: they had left
+                yield (number, pk, None, None, None, True)
 
 
 def round_complete(rnd: Round) -> bool:
@@ -470,26 +481,68 @@ def forbidden_pairs(t: Tournament) -> list[tuple[int, int]]:
 def _pairing(t: Tournament, number: int) -> swiss.Pairing:
     """The pairing of round `number` from the standings, the forbidden pairs and the
     round's stored seed: the same inputs always give the same pairing (R 18.7)."""
-    records = standings_mod.player_records(current_standings(t))
+    records = _standings_table(t).records()
     return swiss.pair_round(records, forbidden=forbidden_pairs(t), seed=f"{t.seed}:{number}")
 
 
 def _seat_pairing(t: Tournament, rnd: Round, pairing: swiss.Pairing):
     """The draft's matches: one per pair in table order, then the bye (2-0, confirmed)."""
-    Match.objects.bulk_create(
-        Match(tournament=t, round=rnd, table=i, player_a_id=a, player_b_id=b)
-        for i, (a, b) in enumerate(pairing.pairs, 1)
-    )
+    tables = [(i, a, b, None, None, Match.PENDING) for i, (a, b) in enumerate(pairing.pairs, 1)]
     if pairing.bye is not None:
-        Match.objects.create(
+        tables.append((len(tables) + 1, pairing.bye, None, 2, 0, Match.CONFIRMED))
+    if connection.vendor == "postgresql":
+        _insert_tables(t, rnd, tables)
+        return
+    Match.objects.bulk_create(
+        Match(
             tournament=t,
             round=rnd,
-            table=len(pairing.pairs) + 1,
-            player_a_id=pairing.bye,
-            games_a=2,
-            games_b=0,
-            status=Match.CONFIRMED,
+            table=table,
+            player_a_id=a,
+            player_b_id=b,
+            games_a=games_a,
+            games_b=games_b,
+            status=status,
         )
+        for table, a, b, games_a, games_b, status in tables
+    )
+
+
+_TABLE_FIELDS = ("table", "player_a", "player_b", "games_a", "games_b", "status")
+"""The columns that differ between a draft's matches, in the order of `tables`' tuples."""
+
+
+def _insert_tables(t: Tournament, rnd: Round, tables: list[tuple]):
+    """PostgreSQL: the draft's matches in one INSERT ... SELECT FROM unnest(arrays), one
+    array per column of `_TABLE_FIELDS`. At 4,096 players this took a fifth of
+    `bulk_create`'s time (bench/RESULTS.md, issue 14): bulk_create prepares every field of
+    every instance in Python and sends some 30,000 parameters; this sends six arrays.
+    Every other column gets the value `Match(...)` would save (its default, `auto_now`),
+    read from the model, so a field added later is filled as bulk_create would fill it
+    (tests/tournaments/test_app_services.py compares the rows)."""
+    template = Match(tournament=t, round=rnd, table=0, player_a_id=0)
+    quote = connection.ops.quote_name
+    columns, select, params = [], [], []
+    for f in Match._meta.concrete_fields:
+        if f.primary_key or f.name in _TABLE_FIELDS:
+            continue
+        columns.append(quote(f.column))
+        select.append(f"CAST(%s AS {f.cast_db_type(connection)})")
+        params.append(f.get_db_prep_save(f.pre_save(template, add=True), connection))
+    arrays = []
+    for k, name in enumerate(_TABLE_FIELDS):
+        f = Match._meta.get_field(name)
+        columns.append(quote(f.column))
+        select.append(f"x.c{k}")
+        arrays.append(f"CAST(%s AS {f.cast_db_type(connection)}[])")
+    params.extend(list(column) for column in zip(*tables, strict=True))
+    names = ", ".join(f"c{k}" for k in range(len(_TABLE_FIELDS)))
+    sql = (
+        f"INSERT INTO {quote(Match._meta.db_table)} ({', '.join(columns)}) "
+        f"SELECT {', '.join(select)} FROM unnest({', '.join(arrays)}) AS x({names})"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
 
 
 @transaction.atomic

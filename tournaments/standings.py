@@ -123,36 +123,10 @@ class Row:
         return "\n".join(f"{k}: {v}" for k, v in self.explain.items())
 
 
-class _Acc:
-    __slots__ = (
-        "id",
-        "dropped",
-        "wins",
-        "losses",
-        "byes",
-        "missed",
-        "gw",
-        "gl",
-        "opps",
-        "rounds",
-    )
-
-    def __init__(self, e: Entrant):
-        self.id = e.id
-        self.dropped = e.dropped
-        self.wins = self.losses = self.byes = self.missed = self.gw = self.gl = 0
-        self.opps: list[tuple[int, PlayerId]] = []
-        self.rounds: set[int] = set()
-
-
 def _dec(x: Fraction) -> str:
     """x with four decimals, rounded half up (for display only)."""
     q = (x * 10000 + Fraction(1, 2)).__floor__()
     return f"{q // 10000}.{q % 10000:04d}"
-
-
-def _floored(x: Fraction) -> Fraction:
-    return x if x >= FLOOR else FLOOR
 
 
 def _id_key(pid: PlayerId):
@@ -171,160 +145,249 @@ def standings(
     result naming an unknown player, a player twice in one round (a missed round
     included), or a draw.
     """
-    acc: dict[PlayerId, _Acc] = {}
+    results = [(m.round, m.a, m.b, m.games_a, m.games_b, m.missed) for m in matches]
+    return tabulate(players, results, bye_games=bye_games).rows()
+
+
+def tabulate(
+    players: Iterable[Entrant | PlayerId],
+    results: Iterable[tuple],
+    *,
+    bye_games: tuple[int, int] = BYE_GAMES,
+) -> Table:
+    """The standings as a `Table`, from results as plain tuples
+    `(round, a, b, games_a, games_b, missed)`, read as `Match(...)` reads them (`b`
+    None: a bye, or with `missed` true a round `a` missed; the game fields of either
+    are ignored). The same checks and errors as `standings()`, which is
+    `tabulate(...).rows()`; the pairing needs only `tabulate(...).records()`.
+
+    One pass over the results, then a few over the players: linear in the matches
+    (tests/tournaments/test_standings_equivalence.py counts the work).
+    """
+    ids: list = []
+    dropped: list[bool] = []
+    index: dict = {}
     for e in players:
-        if not isinstance(e, Entrant):
-            e = Entrant(e)
-        if e.id in acc:
-            raise ValueError(f"player {e.id!r} is listed twice")
-        acc[e.id] = _Acc(e)
-
-    for m in matches:
-        rnd = m.round
-        a = _seat(acc, m.a, rnd)
-        if m.missed:
-            a.losses += 1
-            a.missed += 1
-            a.gw += MISSED_GAMES[0]
-            a.gl += MISSED_GAMES[1]
+        pid, drop = (e.id, e.dropped) if isinstance(e, Entrant) else (e, False)
+        if pid in index:
+            raise ValueError(f"player {pid!r} is listed twice")
+        index[pid] = len(ids)
+        ids.append(pid)
+        dropped.append(drop)
+    n = len(ids)
+    wins, byes, missed, gw, gl = ([0] * n for _ in range(5))  # wins: match wins, for now
+    opp: list[list[int]] = [[] for _ in range(n)]  # opponents' indices, as the results came
+    opp_round: list[list[int]] = [[] for _ in range(n)]  # the round of each
+    lone: dict[int, list[int]] = {}  # the rounds of a player's byes and missed rounds
+    get = index.get
+    # The hot loop: a few integer updates and appends a result (no object per result).
+    # Losses, byes' and missed rounds' games and the one-result-a-round check follow it.
+    for rnd, a, b, games_a, games_b, was_missed in results:
+        i = get(a)
+        if b is None:
+            if i is None:
+                raise ValueError(f"round {rnd}: unknown player {a!r}")
+            lone.setdefault(i, []).append(rnd)
+            if was_missed:
+                missed[i] += 1
+            else:
+                byes[i] += 1
             continue
-        if m.b is None:
-            a.wins += 1
-            a.byes += 1
-            a.gw += bye_games[0]
-            a.gl += bye_games[1]
-            continue
-        b = _seat(acc, m.b, rnd)
-        games_a, games_b = m.games_a, m.games_b
-        a.gw += games_a
-        a.gl += games_b
-        b.gw += games_b
-        b.gl += games_a
+        j = get(b)
+        if (
+            i is None
+            or j is None
+            or i == j
+            or was_missed
+            or games_a < 0
+            or games_b < 0
+            or games_a == games_b
+        ):
+            _reject(rnd, a, b, games_a, games_b, was_missed, i, j)
         if games_a > games_b:
-            a.wins += 1
-            b.losses += 1
+            wins[i] += 1
         else:
-            b.wins += 1
-            a.losses += 1
-        a.opps.append((rnd, b.id))
-        b.opps.append((rnd, a.id))
+            wins[j] += 1
+        gw[i] += games_a
+        gl[i] += games_b
+        gw[j] += games_b
+        gl[j] += games_a
+        opp[i].append(j)
+        opp[j].append(i)
+        opp_round[i].append(rnd)
+        opp_round[j].append(rnd)
+    for i in range(n):
+        rounds = opp_round[i] + lone[i] if i in lone else opp_round[i]
+        if len(set(rounds)) != len(rounds):
+            twice = next(r for k, r in enumerate(rounds) if r in rounds[:k])
+            raise ValueError(f"round {twice}: {ids[i]!r} has two results")
+    losses = [len(o) - w + m for o, w, m in zip(opp, wins, missed, strict=True)]
+    wins = list(map(int.__add__, wins, byes))
+    (win_bye, lose_bye), (win_missed, lose_missed) = bye_games, MISSED_GAMES
+    gw = [g + b * win_bye + m * win_missed for g, b, m in zip(gw, byes, missed, strict=True)]
+    gl = [g + b * lose_bye + m * lose_missed for g, b, m in zip(gl, byes, missed, strict=True)]
+    return Table(ids, dropped, wins, losses, byes, missed, gw, gl, opp, opp_round, bye_games)
 
-    mwp: dict[PlayerId, Fraction] = {}
-    gwp: dict[PlayerId, Fraction] = {}
-    raw_m: dict[PlayerId, Fraction | None] = {}
-    raw_g: dict[PlayerId, Fraction | None] = {}
-    fractions: dict[tuple[int, int], tuple] = {}  # few distinct values: made once each
-    for pid, a in acc.items():
-        raw_m[pid], mwp[pid] = _percentage(fractions, a.wins, a.wins + a.losses)
-        raw_g[pid], gwp[pid] = _percentage(fractions, a.gw, a.gw + a.gl)
-        a.opps.sort()  # by round (a player meets one opponent a round): the order played
-    # Opponents' means as integer sums over one common denominator per measure: exact,
-    # and one Fraction per player instead of one per addition.
-    mw_scaled, mw_den = _common_denominator(mwp)
-    gw_scaled, gw_den = _common_denominator(gwp)
 
-    rows = []
-    for pid, a in acc.items():
-        opponents = tuple([o for _, o in a.opps])
-        rows.append(
-            dict(
-                id=pid,
-                points=MATCH_WIN_POINTS * a.wins,
-                wins=a.wins,
-                losses=a.losses,
-                byes=a.byes,
-                missed=a.missed,
-                game_wins=a.gw,
-                game_losses=a.gl,
-                mwp=mwp[pid],
-                omw=_mean(mw_scaled, mw_den, opponents) if opponents else FLOOR,
-                gwp=gwp[pid],
-                ogw=_mean(gw_scaled, gw_den, opponents) if opponents else FLOOR,
-                opponents=opponents,
-                dropped=a.dropped,
-            )
+def _reject(rnd, a, b, games_a, games_b, was_missed, i, j):
+    """Raise the error of a result between two players that `tabulate` cannot count."""
+    if was_missed:
+        raise ValueError(f"round {rnd}: a missed round has no opponent")
+    if a == b or (i is not None and i == j):
+        raise ValueError(f"round {rnd}: {a!r} cannot play themselves")
+    if games_a < 0 or games_b < 0:
+        raise ValueError(f"round {rnd}: negative game count")
+    if games_a == games_b:
+        raise ValueError(
+            f"round {rnd}: {a!r} v {b!r} ends {games_a}-{games_b}; KGK has no draws (R 18.4)"
         )
-    # Best first; equal on all four keys: by id. Two stable sorts (reverse=True keeps the
-    # id order of equals). Each fraction is preceded by its float, so comparisons are
-    # float comparisons and the exact fraction decides only where the floats are equal.
-    rows.sort(key=lambda r: _id_key(r["id"]))
-    for r in rows:
-        omw, gwp_, ogw = r["omw"], r["gwp"], r["ogw"]
-        r["_key"] = (r["points"], float(omw), omw, float(gwp_), gwp_, float(ogw), ogw)
-    rows.sort(key=lambda r: r["_key"], reverse=True)
+    raise ValueError(f"round {rnd}: unknown player {a if i is None else b!r}")
 
-    groups: list[list[dict]] = []
-    for r in rows:  # equal keys are adjacent after the sort
-        if groups and groups[-1][0]["_key"] == r["_key"]:
-            groups[-1].append(r)
-        else:
-            groups.append([r])
-    for r in rows:
-        del r["_key"]
-    context = _ExplainContext(acc, mwp, gwp, raw_m, raw_g, bye_games)
-    out = []
-    for group in groups:
-        ids = [r["id"] for r in group]
-        for r in group:
-            tied_with = [t for t in ids if t != r["id"]]
-            out.append(
-                Row(
-                    rank=len(out) + 1,
-                    tied=bool(tied_with),
-                    explain=_Explain(context, acc[r["id"]], r["omw"], r["ogw"], tied_with),
-                    **r,
-                )
+
+class _Percentages:
+    """One measure (match-win or game-win %) of every player, exactly, in integers.
+
+    `pair[i]` is the player's (wins, played) and `value[pair]` = (the exact fraction or
+    None when nothing was played, the same raised to the floor): one Fraction per
+    distinct pair, which are few. `scaled[i]` is the floored value over `den`, the least
+    common denominator of all of them and of the floor's 100, so opponents' means are
+    integer sums."""
+
+    __slots__ = ("pair", "value", "scaled", "den")
+
+    def __init__(self, won: list[int], lost: list[int]):
+        self.pair = pairs = list(zip(won, map(int.__add__, won, lost), strict=True))
+        self.value = value = {}
+        for num, den in set(pairs):
+            if not den:
+                value[num, den] = (None, FLOOR)
+            else:
+                raw = Fraction(num, den)
+                value[num, den] = (raw, FLOOR if 100 * num < 33 * den else raw)
+        common = FLOOR.denominator
+        for _raw, floored in value.values():
+            d = floored.denominator
+            common = common // gcd(common, d) * d
+        self.den = common
+        by_pair = {p: v[1].numerator * (common // v[1].denominator) for p, v in value.items()}
+        self.scaled = list(map(by_pair.__getitem__, pairs))
+
+    def floored(self, i: int) -> Fraction:
+        return self.value[self.pair[i]][1]
+
+    def raw(self, i: int) -> Fraction | None:
+        return self.value[self.pair[i]][0]
+
+
+class Table:
+    """The standings in integer form (what `tabulate` returns).
+
+    Players are indices: `ids[i]`, with per-player lists of their counts and their
+    opponents' indices (`opp[i]`, with the round of each in `opp_round[i]`). MW% and
+    GW% are integers over one common denominator each (`_Percentages`); an opponents'
+    mean (OMW%, OGW%) is its integer sum over the opponents, and the sort key scales
+    every mean to one denominator more (the least common multiple of the numbers of
+    opponents), so the order and the ties are exact without a Fraction per player.
+    `order` is the players' indices best first; `rows()` makes the `Row`s (with their
+    fractions and explain texts), `records()` the pairing's `PlayerRecord`s.
+    """
+
+    def __init__(self, ids, dropped, wins, losses, byes, missed, gw, gl, opp, opp_round, bye_games):
+        self.ids, self.dropped = ids, dropped
+        self.wins, self.losses, self.byes, self.missed = wins, losses, byes, missed
+        self.gw, self.gl, self.opp, self.opp_round = gw, gl, opp, opp_round
+        self.bye_games = bye_games
+        self.mw = mw = _Percentages(wins, losses)
+        self.gwp = gwp = _Percentages(gw, gl)
+        n = len(ids)
+        counts = list(map(len, opp))
+        self.omw_sum = [sum(map(mw.scaled.__getitem__, o)) for o in opp]
+        self.ogw_sum = [sum(map(gwp.scaled.__getitem__, o)) for o in opp]
+        k_all = 1
+        for k in set(counts):
+            if k:
+                k_all = k_all // gcd(k_all, k) * k
+        # Over the denominator den * k_all: a mean times k_all // k; the floor, 33/100.
+        scale = [k_all // k if k else 0 for k in counts]
+        floor_m = FLOOR.numerator * (mw.den // FLOOR.denominator) * k_all
+        floor_g = FLOOR.numerator * (gwp.den // FLOOR.denominator) * k_all
+        keys = [
+            (
+                -wins[i],
+                -(self.omw_sum[i] * scale[i] if counts[i] else floor_m),
+                -gwp.scaled[i],
+                -(self.ogw_sum[i] * scale[i] if counts[i] else floor_g),
+                _id_key(ids[i]),
             )
-    return out
+            for i in range(n)
+        ]
+        # Best first: points (3 per win), OMW%, GW%, OGW%; equal on all four: by id.
+        self.order = order = sorted(range(n), key=keys.__getitem__)
+        self.group_start = starts = []  # position where each tie group begins
+        last = None
+        for pos, i in enumerate(order):
+            key = keys[i][:4]
+            if key != last:
+                starts.append(pos)
+                last = key
+        starts.append(n)
 
+    def _mean(self, sums: list[int], den: int, i: int) -> Fraction:
+        k = len(self.opp[i])
+        return Fraction(sums[i], den * k) if k else FLOOR
 
-def _seat(acc: dict, pid, rnd: int) -> _Acc:
-    """The accumulator of `pid`, who has a result in round `rnd` (one a round)."""
-    a = acc.get(pid)
-    if a is None:
-        raise ValueError(f"round {rnd}: unknown player {pid!r}")
-    if rnd in a.rounds:
-        raise ValueError(f"round {rnd}: {pid!r} has two results")
-    a.rounds.add(rnd)
-    return a
+    def opponents(self, i: int) -> tuple:
+        """Player i's opponents' ids in the order played (one opponent a round)."""
+        ids = self.ids
+        return tuple([ids[j] for _r, j in sorted(zip(self.opp_round[i], self.opp[i], strict=True))])
 
+    def rows(self) -> list[Row]:
+        ids, order, starts = self.ids, self.order, self.group_start
+        out = []
+        for g in range(len(starts) - 1):
+            group = order[starts[g] : starts[g + 1]]
+            tied = len(group) > 1
+            for i in group:
+                pid = ids[i]
+                omw = self._mean(self.omw_sum, self.mw.den, i)
+                ogw = self._mean(self.ogw_sum, self.gwp.den, i)
+                out.append(
+                    Row(
+                        rank=len(out) + 1,
+                        id=pid,
+                        points=MATCH_WIN_POINTS * self.wins[i],
+                        wins=self.wins[i],
+                        losses=self.losses[i],
+                        byes=self.byes[i],
+                        game_wins=self.gw[i],
+                        game_losses=self.gl[i],
+                        mwp=self.mw.floored(i),
+                        omw=omw,
+                        gwp=self.gwp.floored(i),
+                        ogw=ogw,
+                        opponents=self.opponents(i),
+                        dropped=self.dropped[i],
+                        missed=self.missed[i],
+                        tied=tied,
+                        explain=_Explain(self, i, omw, ogw, group),
+                    )
+                )
+        return out
 
-def _percentage(cache: dict, num: int, den: int) -> tuple:
-    """(num / den exactly or None when den is 0, the same raised to the floor), made once
-    per distinct (num, den): the floor test is integer arithmetic (num/den < 33/100)."""
-    key = (num, den)
-    value = cache.get(key)
-    if value is None:
-        if not den:
-            value = (None, FLOOR)
-        else:
-            raw = Fraction(num, den)
-            value = (raw, FLOOR if 100 * num < 33 * den else raw)
-        cache[key] = value
-    return value
-
-
-def _common_denominator(values: dict) -> tuple[dict, int]:
-    """Every value as an integer numerator over the least common denominator."""
-    common = 1
-    for d in {v.denominator for v in values.values()}:
-        common = common // gcd(common, d) * d
-    return {k: v.numerator * (common // v.denominator) for k, v in values.items()}, common
-
-
-def _mean(scaled: dict, den: int, opponents: tuple) -> Fraction:
-    """The exact mean of the opponents' values (given over the common denominator)."""
-    return Fraction(sum(map(scaled.__getitem__, opponents)), den * len(opponents))
-
-
-@dataclass(frozen=True)
-class _ExplainContext:
-    acc: dict
-    mwp: dict
-    gwp: dict
-    raw_m: dict
-    raw_g: dict
-    bye_games: tuple
+    def records(self) -> list[PlayerRecord]:
+        """`player_records(self.rows())`, without making the rows."""
+        ids, wins, byes, dropped, opp = self.ids, self.wins, self.byes, self.dropped, self.opp
+        return [
+            PlayerRecord(
+                id=ids[i],
+                points=MATCH_WIN_POINTS * wins[i],
+                rank=rank,
+                opponents=frozenset(map(ids.__getitem__, opp[i])),
+                had_bye=byes[i] > 0,
+                dropped=dropped[i],
+            )
+            for rank, i in enumerate(self.order, 1)
+        ]
 
 
 class _Explain(Mapping):
@@ -357,19 +420,24 @@ class _Explain(Mapping):
         return repr(self._texts())
 
 
-def _explain(c: _ExplainContext, a: _Acc, omw, ogw, tied_with) -> dict[str, str]:
-    bye_games = c.bye_games
+def _explain(t: Table, i: int, omw, ogw, group: list[int]) -> dict[str, str]:
+    # The tie group is shared by its members and read here, when a text is: naming the
+    # others in every row would be quadratic in the group (before round 1 everyone ties).
+    pid = t.ids[i]
+    tied_with = [t.ids[x] for x in group if t.ids[x] != pid]
+    bye_games = t.bye_games
+    wins, byes, missed, gw, gl = t.wins[i], t.byes[i], t.missed[i], t.gw[i], t.gl[i]
     ex: dict[str, str] = {}
-    points = MATCH_WIN_POINTS * a.wins
-    played = a.wins + a.losses
-    bye_txt = f", {a.byes} of them by bye" if a.byes else ""
-    ex["points"] = f"{MATCH_WIN_POINTS} x {a.wins} match wins{bye_txt} = {points}"
+    points = MATCH_WIN_POINTS * wins
+    played = wins + t.losses[i]
+    bye_txt = f", {byes} of them by bye" if byes else ""
+    ex["points"] = f"{MATCH_WIN_POINTS} x {wins} match wins{bye_txt} = {points}"
     miss_txt = ""
-    if a.missed:
-        ex["points"] += f" ({a.missed} round(s) missed by entering late: losses, 0 points)"
-        miss_txt = f", {a.missed} missed by entering late"
+    if missed:
+        ex["points"] += f" ({missed} round(s) missed by entering late: losses, 0 points)"
+        miss_txt = f", {missed} missed by entering late"
     if played:
-        raw = c.raw_m[a.id]
+        raw = t.mw.raw(i)
         ex["MW%"] = (
             f"{points} / ({MATCH_WIN_POINTS} x {played} rounds{miss_txt}) = {raw} = {_dec(raw)}"
         )
@@ -377,59 +445,61 @@ def _explain(c: _ExplainContext, a: _Acc, omw, ogw, tied_with) -> dict[str, str]
             ex["MW%"] += ", below 0.33, so 0.33"
     else:
         ex["MW%"] = "no rounds played: 0.33 (floor)"
-    games = a.gw + a.gl
+    games = gw + gl
     counted = []
-    if a.byes:
+    if byes:
         counted.append(f"byes counted {bye_games[0]}-{bye_games[1]}")
-    if a.missed:
+    if missed:
         counted.append(f"missed rounds counted {MISSED_GAMES[0]}-{MISSED_GAMES[1]}")
     bye_g = f" ({'; '.join(counted)})" if counted else ""
     if games:
-        raw = c.raw_g[a.id]
+        raw = t.gwp.raw(i)
         ex["GW%"] = (
-            f"{a.gw} game wins / {games} games{bye_g} = {3 * a.gw} / (3 x {games})"
+            f"{gw} game wins / {games} games{bye_g} = {3 * gw} / (3 x {games})"
             f" = {raw} = {_dec(raw)}"
         )
         if raw < FLOOR:
             ex["GW%"] += ", below 0.33, so 0.33"
     else:
         ex["GW%"] = "no games played: 0.33 (floor)"
-    ex["OMW%"] = _opp_text(c, a, c.mwp, c.raw_m, "MW%", omw)
-    ex["OGW%"] = _opp_text(c, a, c.gwp, c.raw_g, "GW%", ogw)
+    ex["OMW%"] = _opp_text(t, i, t.mw, "MW%", omw)
+    ex["OGW%"] = _opp_text(t, i, t.gwp, "GW%", ogw)
     if tied_with:
         ex["order"] = (
             "equal on points, OMW%, GW% and OGW% to "
-            + ", ".join(str(t) for t in tied_with)
+            + ", ".join(str(x) for x in tied_with)
             + ": ordered by player id"
         )
     return ex
 
 
-def _opp_text(c: _ExplainContext, a: _Acc, own: dict, raw: dict, name: str, mean) -> str:
-    if not a.opps:
-        if a.byes and a.missed:
+def _opp_text(t: Table, i: int, pct: _Percentages, name: str, mean) -> str:
+    byes, missed = t.byes[i], t.missed[i]
+    if not t.opp[i]:
+        if byes and missed:
             why = "byes and missed rounds only"
-        elif a.byes:
+        elif byes:
             why = "byes only"
-        elif a.missed:
+        elif missed:
             why = "missed rounds only"
         else:
             why = "no rounds played"
         return f"no opponents yet ({why}): 0.33 (floor)"
     parts, starred = [], False
-    for _, o in a.opps:
+    for _r, j in sorted(zip(t.opp_round[i], t.opp[i], strict=True)):
         star = ""
-        if raw[o] is None or raw[o] < FLOOR:
+        raw = pct.raw(j)
+        if raw is None or raw < FLOOR:
             star, starred = "*", True
-        dropped = " dropped" if c.acc[o].dropped else ""
-        parts.append(f"{o}{dropped} {_dec(own[o])}{star}")
+        dropped = " dropped" if t.dropped[j] else ""
+        parts.append(f"{t.ids[j]}{dropped} {_dec(pct.floored(j))}{star}")
     txt = f"mean({', '.join(parts)}) = {mean} = {_dec(mean)}"
     if starred:
         txt += f"; * raised to the 0.33 floor (the opponent's own {name} is lower)"
-    if a.byes:
-        txt += f"; {a.byes} bye round(s) left out"
-    if a.missed:
-        txt += f"; {a.missed} missed round(s) (late entry) left out"
+    if byes:
+        txt += f"; {byes} bye round(s) left out"
+    if missed:
+        txt += f"; {missed} missed round(s) (late entry) left out"
     return txt
 
 
