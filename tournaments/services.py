@@ -537,10 +537,11 @@ def _insert_tables(t: Tournament, rnd: Round, tables: list[tuple]):
         arrays.append(f"CAST(%s AS {f.cast_db_type(connection)}[])")
     params.extend(list(column) for column in zip(*tables, strict=True))
     names = ", ".join(f"c{k}" for k in range(len(_TABLE_FIELDS)))
-    sql = (
-        f"INSERT INTO {quote(Match._meta.db_table)} ({', '.join(columns)}) "
-        f"SELECT {', '.join(select)} FROM unnest({', '.join(arrays)}) AS x({names})"
-    )
+    # every name and type in this text comes from the model's metadata; the values are
+    # parameters
+    table = quote(Match._meta.db_table)
+    into, values, unnest = ", ".join(columns), ", ".join(select), ", ".join(arrays)
+    sql = f"INSERT INTO {table} ({into}) SELECT {values} FROM unnest({unnest}) AS x({names})"  # nosec B608
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
 
