@@ -110,9 +110,7 @@ def determinise(obs: Observation, rng: Rng):
         pool = sorted(obs.unseen[owner].elements())
         if len(pool) < len(cards):  # cannot happen with a fixed colony; stay playable
             pool += sorted(obs.decks[owner].elements())
-        for i in range(len(pool) - 1, 0, -1):  # Fisher-Yates with the bot's generator
-            j = rng.below(i + 1)
-            pool[i], pool[j] = pool[j], pool[i]
+        rng.shuffle(pool)  # the bot's generator
         for card, code in zip(cards, pool, strict=False):
             card.code = code
     state.rng = Rng.from_seed(f"det:{rng.below(1 << 62)}")

@@ -47,9 +47,7 @@ def _twin(state, seat, seed):
             by_owner.setdefault(card.owner, []).append(card)
     for cards in by_owner.values():
         codes = [c.code for c in cards]
-        for i in range(len(codes) - 1, 0, -1):
-            j = rng.below(i + 1)
-            codes[i], codes[j] = codes[j], codes[i]
+        rng.shuffle(codes)
         for card, code in zip(cards, codes, strict=True):
             card.code = code
     twin.rng = Rng.from_seed(f"twin-generator-{seed}")
