@@ -1,5 +1,7 @@
 """Helpers of the matches tests: legal colonies from the real catalogue, decks, bot play."""
 
+from django.test import Client
+
 from tournaments.simulation import legal_colony_names
 
 
@@ -17,6 +19,21 @@ def make_deck(owner, seed=0, name="Test colony", codes=None):
     for code in codes:
         counts[code] = counts.get(code, 0) + 1
     return save_deck(owner, name=name, cards=sorted(counts.items()))
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def post_random_action(client, match_id, state, rng):
+    """POST one of `state`'s legal actions, chosen by `rng` (a `random.Random`), with the
+    state's version as its id; returns the response."""
+    action = rng.choice(state["legal_actions"])["id"]
+    body = {"client_action_id": f"h{state['version']}",
+            "expected_version": state["version"], "action": action}  # fmt: skip
+    return client.post(f"/api/matches/{match_id}/actions/", body, "application/json")
 
 
 def post(client, url, data=None, capture=None):

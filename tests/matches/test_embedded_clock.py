@@ -16,10 +16,11 @@ from datetime import timedelta
 import pytest
 from django.db import OperationalError, connection
 from django.db.backends.signals import connection_created
-from django.test import Client
 
 from matches import embedded_clock, services
 from matches.models import ActionRequest, Match
+
+from .kit import logged_in
 
 BANK = LIMIT = 3  # seconds: a short casual clock (MATCHES_CASUAL_BANK / _DECISION_LIMIT)
 PLAYER_BANK = 60  # the player who keeps playing: never the one to run out
@@ -40,12 +41,6 @@ def clock_thread(transactional_db):
     yield
     embedded_clock.stop()
     assert not embedded_clock.running()
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def play_seat_until_over(client, match_id, seat, rng, timeout=30):

@@ -29,7 +29,7 @@ from engine.serialize import load
 from matches import services
 from matches.models import ActionRequest, Match
 
-from .kit import legal_colony
+from .kit import legal_colony, logged_in
 from .socket_kit import close_thread_connections, drain_messages, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -116,12 +116,6 @@ def allowed_by_version(match) -> dict:
     for action in applied.values_list("action", flat=True):
         step(apply(state, action))
     return out
-
-
-def logged_in(user):
-    c = Client()
-    c.force_login(user)
-    return c
 
 
 def play_one_game(number, players, colonies, clients, spectator, recorder):

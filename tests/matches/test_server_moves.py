@@ -8,22 +8,15 @@ action for a version the game has not reached is refused with 409 and stored now
 from datetime import timedelta
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
 from engine.serialize import load
 from matches import clocks, services
 from matches.models import ActionRequest, Match
 
-from .kit import plan_actions, post
+from .kit import logged_in, plan_actions, post
 
 pytestmark = pytest.mark.django_db
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def action_body(cid, version, action):

@@ -16,18 +16,12 @@ from django.test import Client
 
 from matches.models import Match
 
-from .kit import assert_consistent
+from .kit import assert_consistent, logged_in, post_random_action
 from .socket_kit import close_thread_connections, open_socket
 
 pytestmark = pytest.mark.postgres
 
 PLAY_SECONDS = 240  # then the people let bots play on for them (the table still ends ranked)
-
-
-def logged_in(user):
-    c = Client()
-    c.force_login(user)
-    return c
 
 
 class Listener:
@@ -99,12 +93,7 @@ def test_a_table_of_four_two_people_and_two_bots_played_to_a_full_ranking(
             break
         for client, state in zip(clients, states, strict=True):
             if state["legal_actions"]:
-                action = rng.choice(state["legal_actions"])["id"]
-                body = {"client_action_id": f"h{state['version']}",
-                        "expected_version": state["version"], "action": action}  # fmt: skip
-                response = client.post(
-                    f"/api/matches/{match_id}/actions/", body, "application/json"
-                )
+                response = post_random_action(client, match_id, state, rng)
                 assert response.status_code in (202, 409), response.json()
                 moves += response.status_code == 202
         time.sleep(0.01)

@@ -17,7 +17,7 @@ from engine.serialize import load, state_hash
 from matches import services
 from matches.models import ActionRequest, Match
 
-from .kit import assert_consistent, plan_actions
+from .kit import assert_consistent, logged_in, plan_actions, post_random_action
 
 pytestmark = pytest.mark.postgres
 
@@ -30,12 +30,6 @@ def wait_until(predicate, timeout=120, step=0.01, what="the condition"):
             return value
         time.sleep(step)
     raise AssertionError(f"timed out waiting for {what}")
-
-
-def logged_in(user):
-    c = Client()
-    c.force_login(user)
-    return c
 
 
 def test_a_full_game_between_two_bot_players_through_the_http_api(
@@ -59,12 +53,7 @@ def test_a_full_game_between_two_bot_players_through_the_http_api(
             break
         for client, state in zip(clients, states, strict=True):
             if state["legal_actions"]:
-                action = rng.choice(state["legal_actions"])["id"]
-                body = {"client_action_id": f"h{state['version']}",
-                        "expected_version": state["version"], "action": action}  # fmt: skip
-                response = client.post(
-                    f"/api/matches/{match_id}/actions/", body, "application/json"
-                )
+                response = post_random_action(client, match_id, state, rng)
                 assert response.status_code == 202, response.json()
                 version = state["version"]
                 wait_until(
