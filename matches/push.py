@@ -19,13 +19,9 @@ from engine.serialize import load
 from .models import Match
 from .selectors import match_payload, project_event
 
-VIEWERS = (0, 1, None)  # a two-player match's viewers; a table has one group per seat
-
 
 def viewers(match: Match) -> tuple:
-    """Every seat of the match, then the spectators."""
-    if match.seat_count == 2:
-        return VIEWERS
+    """Every seat of the match, then the spectators: (0, 1, None) for two players."""
     return (*range(match.seat_count), None)
 
 
