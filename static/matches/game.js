@@ -476,12 +476,20 @@
     node.hidden = !text;
   }
 
-  async function post(u, body) {
-    return fetch(u, {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf, Accept: "application/json" },
-      body: JSON.stringify(body || {}),
-    });
+  // A 503 means the server stored nothing (a busy or restarting database): the same request
+  // is sent again after its Retry-After, a few times, before the player is told. Safe to
+  // repeat: an action carries its client_action_id, and conceding twice is conceding once.
+  async function post(u, body, attempts = 4) {
+    for (let i = 1; ; i++) {
+      const r = await fetch(u, {
+        method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrf, Accept: "application/json" },
+        body: JSON.stringify(body || {}),
+      });
+      if (r.status !== 503 || i >= attempts) return r;
+      const wait = Math.min(Number(r.headers.get("Retry-After")) || 1, 3);
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    }
   }
 
   function newId() {

@@ -88,6 +88,25 @@ def phone_page(new_page):
     return new_page(viewport=PHONE, device_scale_factor=3, is_mobile=True, has_touch=True)
 
 
+@pytest.fixture(autouse=True)
+def clock_sweep(request, settings):
+    """The site as `make run` runs it: in the embedded default (eager tasks, no beat) the
+    site process sweeps the clocks itself (cardgame/asgi.py starts matches/embedded_clock.py;
+    tests/conftest.py keeps it off for tests that do not ask). Without it, a bot move that
+    met a locked SQLite table waited for a sweep that never came and a game played by bots
+    stopped halfway (the three-browser table test, about one run in five)."""
+    from matches import embedded_clock
+
+    if "live_server" not in request.fixturenames or not settings.CELERY_TASK_ALWAYS_EAGER:
+        yield
+        return
+    request.getfixturevalue("transactional_db")  # so the thread stops before the flush
+    started = embedded_clock.start(interval=0.5)
+    yield
+    if started:
+        embedded_clock.stop()
+
+
 @pytest.fixture
 def cards(transactional_db, live_server):
     """The real first-edition set, loaded through the real loader into the live server's DB."""

@@ -67,7 +67,10 @@ def version(page) -> int:
 def click_and_wait(page, button) -> bool:
     """Click a legal action; True once the page shows a newer version (False: it did not move)."""
     before = version(page)
-    button.click()
+    try:
+        button.click(timeout=5000)
+    except PlaywrightTimeout:  # the position moved on first and took the button away
+        return False
     confirm = page.get_by_role("alertdialog")
     if confirm.count():  # "end the turn while an attack is still possible?" - yes
         confirm.get_by_role("button").first.click()
