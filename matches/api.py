@@ -171,6 +171,11 @@ def _lobby_action(name):
         if name in ("accept", "join_table"):
             deck = _my_deck(request, _body(request))
             match = getattr(services, name)(match, request.user, deck)
+        elif name == "start_table":  # the host may choose the bot for the free seats
+            bot = _body(request).get("bot")
+            if bot is not None and not isinstance(bot, str):
+                raise BadRequest("UNKNOWN_BOT", f"bot is one of {BOT_NAMES}.")
+            match = services.start_table(match, request.user, bot=bot)
         else:
             match = getattr(services, name)(match, request.user)
         return Response(selectors.match_payload(match, selectors.viewer_seat(match, request.user)))

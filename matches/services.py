@@ -301,17 +301,21 @@ def leave_table(match: Match, user) -> Match:
     return match
 
 
-def start_table(match: Match, user) -> Match:
-    """The host starts the table: each empty seat gets a bot playing a mirror of the host's
-    colony (as a bot opponent does), and the game is set up (R 10, R 17.1.1)."""
+def start_table(match: Match, user, bot: str | None = None) -> Match:
+    """The host starts the table: each empty seat gets a bot (`bot`, the heuristic one by
+    default; the host chooses it when starting) playing a mirror of the host's colony (as a
+    bot opponent does), and the game is set up (R 10, R 17.1.1)."""
     _require_user(user)
+    bot = bot or TABLE_BOT
+    if bot not in BOTS:
+        raise BadRequest("UNKNOWN_BOT", f"Unknown bot {bot!r}: use one of {sorted(BOTS)}.")
     with transaction.atomic():
         match, seats = _open_table(match)
         if seats[0].user_id != user.pk:
             raise Forbidden("NOT_THE_HOST", "Only the host can start the table.")
         for seat in seats:
             if seat.user_id is None and not seat.bot:
-                seat.bot, seat.colony = TABLE_BOT, _bot_colony(seats[0].colony)
+                seat.bot, seat.colony = bot, _bot_colony(seats[0].colony)
                 seat.save(update_fields=["bot", "colony"])
         _start_game(match, seats)
     return match

@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from cards_data.models import Card
@@ -93,6 +94,17 @@ def _lobby_lists(user):
     }
 
 
+# the bots a host may seat at a table's free seats, the default (services.TABLE_BOT) first;
+# the same names as the lobby's buttons for a game against a bot
+TABLE_BOTS = [
+    ("heuristic", gettext_lazy("Heuristic bot")),
+    ("search-easy", gettext_lazy("Thinking bot: easy")),
+    ("search-normal", gettext_lazy("Thinking bot: normal")),
+    ("search-hard", gettext_lazy("Thinking bot: hard")),
+    ("random", gettext_lazy("Random bot")),
+]
+
+
 def _with_label(item: dict) -> dict:
     return {**item, "ruleset_label": play.RULESET_LABELS.get(item["ruleset"], item["ruleset"])}
 
@@ -150,7 +162,7 @@ def _lobby_post(request) -> Match | None:
         services.leave_table(match, request.user)
         return None
     if action == "start":
-        return services.start_table(match, request.user)
+        return services.start_table(match, request.user, bot=bot)
     services.decline(match, request.user)  # decline or cancel: the same service
     return None
 
@@ -175,6 +187,7 @@ def lobby(request):
         "error": error,
         "problems": problems,
         "posted": request.POST,
+        "table_bots": TABLE_BOTS,
         **_lobby_lists(request.user),
     }
     return render(request, "matches/lobby.html", context, status=status)

@@ -248,3 +248,31 @@ def test_the_clock_sweep_wakes_a_stand_in_bot_that_was_left_waiting(four):
     match.seats.filter(seat=match.deciding_seat).update(stand_in="heuristic")
     Match.objects.filter(pk=match.pk).update(updated=timezone.now() - timedelta(seconds=30))
     assert sweep()["bots"] == [match.pk]
+
+
+def test_the_host_chooses_the_bot_that_takes_the_free_seats(four):
+    """R 17.1: bots fill a table's empty seats when the host starts it; the host picks which
+    bot (the lobby's select, the API's `bot`), the heuristic one when none is named. A bot
+    nobody offers is a 400 that names the choices, and the table stays open."""
+    (alice, bob, _, _), decks = four
+    a = client_for(alice)
+    opened = a.post("/hu/play/", {"action": "table", "seats": "4", "deck": decks[0].pk})
+    assert opened.status_code == 302
+    table = Match.objects.get(status=Match.OPEN)
+    lobby = a.get("/hu/play/").content.decode()
+    assert "Botok a szabad helyekre" in lobby and "Gondolkodó bot: nehéz" in lobby
+    unknown = post(a, f"/api/matches/{table.pk}/start/", {"bot": "cheater"})
+    assert unknown.status_code == 400 and unknown.json()["code"] == "UNKNOWN_BOT"
+    assert "search-hard" in unknown.json()["detail"]
+    not_a_name = post(a, f"/api/matches/{table.pk}/start/", {"bot": 3})
+    assert not_a_name.status_code == 400 and not_a_name.json()["code"] == "UNKNOWN_BOT"
+    bad_form = a.post("/en/play/", {"action": "start", "match": table.pk, "bot": "cheater"})
+    assert bad_form.status_code == 400 and b"Choose one of the bots offered." in bad_form.content
+    table.refresh_from_db()
+    assert table.status == Match.OPEN
+    post(client_for(bob), f"/api/matches/{table.pk}/join/", {"deck": decks[1].pk})
+    started = a.post("/en/play/", {"action": "start", "match": table.pk, "bot": "search-easy"})
+    assert started.status_code == 302
+    table.refresh_from_db()
+    assert table.status == Match.ACTIVE
+    assert [s.bot for s in table.seats.order_by("seat")] == ["", "", "search-easy", "search-easy"]
