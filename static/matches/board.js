@@ -118,7 +118,7 @@
   }
 
   function hyphenateWord(word) {
-    if (word.length < 10) return word;
+    if (word.length < 6) return word; // a pile's narrow column broke "Vaskarom" as "Vaskaro-m"
     const units = syllableUnits(word);
     const vowelAt = units.map((u) => VOWEL.test(u[0]));
     const breaks = new Set();

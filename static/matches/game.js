@@ -303,6 +303,7 @@
     const r = state.result;
     if (!r) { node.hidden = true; return; }
     node.hidden = false;
+    showError(""); // an earlier click's "the game moved on" means nothing once it is over
     const reason = B.reasonText(r, state.view, playerName);
     let head;
     if (r.winner_seat === null || r.winner_seat === undefined) head = S.ui.draw_result;
