@@ -1,6 +1,7 @@
 """Writes of the deck lab: start a run (split into chunks), play a chunk, finish the run."""
 
 import logging
+import math
 import os
 import socket
 
@@ -21,6 +22,47 @@ logger = logging.getLogger(__name__)
 MIN_GAMES = 1
 MAX_GAMES = 5000
 CHUNK_GAMES = 25  # small enough that two workers share even a short run, big enough to be cheap
+
+# Issue 18: the bot that plays a run's games (both sides, docs/rulings.md). The thinking bot
+# plays a game in seconds to minutes, so its runs are capped lower, and each of its chunks is
+# one game (the progress bar moves per game and both workers stay busy on a short run).
+BOTS = simulation.BOTS
+DEFAULT_BOT = simulation.DEFAULT_BOT
+MAX_GAMES_BY_BOT = {
+    "heuristic": 5000,
+    "search-easy": 1000,
+    "search-normal": 400,
+    "search-hard": 200,
+}
+CHUNK_GAMES_BY_BOT = {
+    "heuristic": CHUNK_GAMES,
+    "search-easy": 1,
+    "search-normal": 1,
+    "search-hard": 1,
+}
+
+# CPU seconds of one lab game on one core, both sides played by the bot (the compiled engine),
+# measured by bench/lab_game_cost.py (bench/RESULTS.md "Deck lab: the bot's strength"); the
+# expected run time shown before a run starts is games x this / the workers that share it.
+SECONDS_PER_GAME = {
+    "heuristic": 0.02,
+    "search-easy": 11.5,
+    "search-normal": 60.0,
+    "search-hard": 240.0,
+}
+
+
+def max_games(bot: str) -> int:
+    return MAX_GAMES_BY_BOT.get(bot, MAX_GAMES)
+
+
+def expected_seconds(bot: str, games: int, workers: int | None = None) -> float:
+    """The run's expected time: each worker plays its share of the chunks one after another."""
+    workers = workers or settings.DECKLAB_WORKERS
+    chunk = CHUNK_GAMES_BY_BOT[bot]
+    chunks = math.ceil(games / chunk)
+    rounds = math.ceil(chunks / max(1, workers))  # chunks each worker plays in turn
+    return rounds * min(chunk, games) * SECONDS_PER_GAME[bot]
 
 
 class LabRefused(Exception):
@@ -72,9 +114,11 @@ def split_games(games: int, opponents: list[str], chunk: int = CHUNK_GAMES) -> l
     return chunks
 
 
-def start_run(user, deck, games: int) -> LabRun:
-    if not MIN_GAMES <= games <= MAX_GAMES:
-        raise ValueError(f"games must be between {MIN_GAMES} and {MAX_GAMES}")
+def start_run(user, deck, games: int, bot: str = DEFAULT_BOT) -> LabRun:
+    if bot not in BOTS:
+        raise ValueError(f"bot must be one of {BOTS}")
+    if not MIN_GAMES <= games <= max_games(bot):
+        raise ValueError(f"games must be between {MIN_GAMES} and {max_games(bot)}")
     colony = deck_colony(deck)
     _check_deck(deck, colony)
     with transaction.atomic():
@@ -86,25 +130,33 @@ def start_run(user, deck, games: int) -> LabRun:
             ruleset=deck.ruleset,
             colony=colony,
             games=games,
+            bot=bot,
         )
         opponents = [ref["key"] for ref in reference_decks()]
+        chunks = split_games(games, opponents, CHUNK_GAMES_BY_BOT[bot])
         LabChunk.objects.bulk_create(
             LabChunk(run=run, index=i, opponent=opponent, first=first, games=n)
-            for i, (opponent, first, n) in enumerate(split_games(games, opponents))
+            for i, (opponent, first, n) in enumerate(chunks)
         )
         chunk_ids = list(run.chunks.values_list("pk", flat=True))
-        transaction.on_commit(lambda: _queue_chunks(chunk_ids))
+        transaction.on_commit(lambda: _queue_chunks(chunk_ids, long=bot != "heuristic"))
     return run
 
 
-def _queue_chunks(chunk_ids):
+def _queue_chunks(chunk_ids, long=False):
     """To the Celery workers; in the embedded default (eager Celery) to a background thread,
-    never into the request that started the run (it would hold the POST for the whole run)."""
-    from .tasks import play_lab_chunk
+    never into the request that started the run (it would hold the POST for the whole run).
+
+    `long`: a thinking bot's chunk (a game of seconds to minutes) goes to the task that is
+    acknowledged on receipt: with late acknowledgement the broker would hand a chunk that
+    runs past its visibility timeout (60 s) to a second worker while the first still plays it.
+    """
+    from .tasks import play_lab_chunk, play_long_lab_chunk
 
     if not play_lab_chunk.app.conf.task_always_eager:
+        task = play_long_lab_chunk if long else play_lab_chunk
         for chunk_id in chunk_ids:
-            play_lab_chunk.delay(chunk_id)
+            task.delay(chunk_id)
     elif settings.DECKLAB_PLAY_IN_REQUEST:  # tests of the lab's logic only
         for chunk_id in chunk_ids:
             play_chunk(chunk_id)
@@ -135,6 +187,7 @@ def play_chunk(chunk_id: int) -> None:
             first=chunk.first,
             games=chunk.games,
             ruleset=play.game_ruleset(run.ruleset, turn_limit=simulation.TURN_LIMIT),
+            bot=run.bot,
         )
     except Exception as error:  # an engine bug must not leave the run spinning forever
         logger.exception("lab chunk %s failed", chunk_id)
