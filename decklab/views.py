@@ -89,8 +89,10 @@ def _lab_context(request, deck, games, error=None, bot=services.DEFAULT_BOT):
 @require_http_methods(["GET", "HEAD", "POST"])
 def deck_lab(request, deck_pk):
     deck = get_object_or_404(visible_decks(request.user), pk=deck_pk)
-    if request.method != "POST":
-        return render(request, "decklab/lab.html", _lab_context(request, deck, DEFAULT_GAMES))
+    if request.method != "POST":  # ?bot=&games= preset the form (and its estimate)
+        games = request.GET.get("games", DEFAULT_GAMES)
+        context = _lab_context(request, deck, games, bot=request.GET.get("bot", ""))
+        return render(request, "decklab/lab.html", context)
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     raw = request.POST.get("games", "")
