@@ -41,14 +41,18 @@ CHUNK_GAMES_BY_BOT = {
     "search-hard": 1,
 }
 
-# CPU seconds of one lab game on one core, both sides played by the bot (the compiled engine),
-# measured by bench/lab_game_cost.py (bench/RESULTS.md "Deck lab: the bot's strength"); the
-# expected run time shown before a run starts is games x this / the workers that share it.
+# Seconds of one lab game on one worker, both sides played by the bot (the compiled engine);
+# the expected run time shown before a run starts is games x this / the workers that share it.
+# heuristic: bench/decklab_bench.py (1,000 games in 7.6 s on 2 workers, bench/RESULTS.md "Deck
+# lab"); the thinking bot: bench/lab_game_cost.py (bench/RESULTS.md "Deck lab: the bot's
+# strength", 2026-11-26, a loaded machine): easy is bound by its iteration budget (CPU 9.5-13 s
+# a game), normal and hard by their time caps per decision, which are wall time (wall 193-334 s
+# and 455 s a game; a game's length in turns moves these by half either way).
 SECONDS_PER_GAME = {
-    "heuristic": 0.02,
-    "search-easy": 11.5,
-    "search-normal": 60.0,
-    "search-hard": 240.0,
+    "heuristic": 0.016,
+    "search-easy": 12.0,
+    "search-normal": 260.0,
+    "search-hard": 450.0,
 }
 
 
