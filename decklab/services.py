@@ -177,11 +177,24 @@ def _colonies(run, opponent: str) -> list[list[dict]]:
     ]
 
 
-def play_chunk(chunk_id: int) -> None:
-    """Play one chunk and store its tallies once (a redelivered task finds it done)."""
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def play_chunk(chunk_id: int, claim: bool = False) -> None:
+    """Play one chunk and store its tallies once (a redelivered task finds it done).
+
+    `claim` (a thinking bot's chunk, acknowledged on receipt): the first worker to start it
+    writes its name on it, and a second copy of the task finds it taken and returns. A worker
+    holds one more task than it plays, and the broker hands that one to another worker once
+    it waited past the visibility timeout; without the claim both would play the game."""
     chunk = LabChunk.objects.select_related("run").filter(pk=chunk_id).first()
     if chunk is None or chunk.status != LabChunk.PENDING:
         return
+    if claim:
+        taken = LabChunk.objects.filter(pk=chunk_id, status=LabChunk.PENDING, worker="")
+        if not taken.update(worker=worker_name()):
+            return  # another worker plays it
     run = chunk.run
     LabRun.objects.filter(pk=run.pk, status=LabRun.QUEUED).update(status=LabRun.RUNNING)
     try:
@@ -208,7 +221,7 @@ def _store(chunk_id, run_id, tally):
         for field, value in tally.items():
             setattr(chunk, field, value)
         chunk.status = LabChunk.DONE
-        chunk.worker = f"{socket.gethostname()}:{os.getpid()}"
+        chunk.worker = worker_name()
         chunk.finished = timezone.now()
         chunk.save()
         _finish_if_complete(run_id)

@@ -13,6 +13,7 @@ def play_lab_chunk(chunk_id: int) -> None:
 @shared_task(acks_late=False)
 def play_long_lab_chunk(chunk_id: int) -> None:
     """A thinking bot's chunk (services._queue_chunks): acknowledged when a worker takes it,
-    so a game longer than the broker's visibility timeout is never handed out twice. A worker
-    killed mid-game loses that chunk (docs/rulings.md)."""
-    services.play_chunk(chunk_id)
+    and claimed when it starts (services.play_chunk), so a game longer than the broker's
+    visibility timeout is played once. A worker killed mid-game loses that chunk
+    (docs/rulings.md)."""
+    services.play_chunk(chunk_id, claim=True)

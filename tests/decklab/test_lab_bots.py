@@ -155,3 +155,18 @@ def test_the_lab_page_shows_the_expected_time_before_the_run_starts(
     assert expected.startswith("kb. ") and f'id="lab-estimate-time">{expected}<' in hu
     assert "Várható futási idő:" in hu and "Gondolkodó bot: nehéz" in hu
     assert selected(hu) == "search-easy"
+
+
+def test_a_second_copy_of_a_claimed_thinking_bot_chunk_does_not_play_it(lab_deck, alice):
+    """A thinking bot's task is acknowledged when it starts, and the broker may hand a copy to
+    a second worker (services.play_chunk's claim): the copy returns without playing."""
+    run = services.start_run(alice, lab_deck, 2)  # not played: no commit in this test
+    first, second = run.chunks.all()
+    type(first).objects.filter(pk=first.pk).update(worker="elsewhere:1")  # being played
+    services.play_chunk(first.pk, claim=True)
+    first.refresh_from_db()
+    assert first.status == "pending" and first.worker == "elsewhere:1" and first.turns == 0
+    services.play_chunk(second.pk, claim=True)  # nobody has it: played and stored
+    second.refresh_from_db()
+    assert second.status == "done" and second.turns > 0
+    assert second.worker == services.worker_name()
