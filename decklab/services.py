@@ -43,16 +43,17 @@ CHUNK_GAMES_BY_BOT = {
 
 # Seconds of one lab game on one worker, both sides played by the bot (the compiled engine);
 # the expected run time shown before a run starts is games x this / the workers that share it.
-# heuristic: bench/decklab_bench.py (1,000 games in 7.6 s on 2 workers, bench/RESULTS.md "Deck
-# lab"); the thinking bot: bench/lab_game_cost.py (bench/RESULTS.md "Deck lab: the bot's
-# strength", 2026-11-26, a loaded machine): easy is bound by its iteration budget (CPU 9.5-13 s
-# a game), normal and hard by their time caps per decision, which are wall time (wall 193-334 s
-# and 455 s a game; a game's length in turns moves these by half either way).
+# heuristic: bench/decklab_bench.py (1,000 games in 8.0 s on 2 workers, bench/RESULTS.md "Deck
+# lab"). The thinking bot: bench/lab_game_cost.py and decklab_bench.py --bot (bench/RESULTS.md
+# "Deck lab: the bot's strength in the lab", 2026-11-26, a busy machine): the cost of a turn
+# times 64 turns, the mean length of the 15 games measured; easy's per turn is its CPU time
+# (0.22 s: its iteration budget binds), normal's and hard's their wall time (4.5 and 7.9 s: the
+# caps per decision, which are wall time, bind). A game of 40 or 120 turns moves these a lot.
 SECONDS_PER_GAME = {
     "heuristic": 0.016,
-    "search-easy": 12.0,
-    "search-normal": 260.0,
-    "search-hard": 450.0,
+    "search-easy": 14.0,
+    "search-normal": 290.0,
+    "search-hard": 500.0,
 }
 
 
