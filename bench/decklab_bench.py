@@ -1,8 +1,13 @@
 """Deck lab: a run of 1,000 games on two Celery worker processes (goal: <= 30 s).
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/kgk .venv/bin/python bench/decklab_bench.py [--runs 3] [--games 1000] [--workers 2]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/kgk .venv/bin/python bench/decklab_bench.py [--runs 3] [--games 1000] [--workers 2] [--bot heuristic]
 
-Uses its own database `kgk_bench_decklab` (dropped and recreated) and Redis DB 2 (flushed).
+`--bot search-easy|search-normal|search-hard` runs the lab with the thinking bot on both
+sides (issue 18; a few games: a game takes seconds to minutes), and prints the expected time
+the lab's page would have shown beside the measured one.
+
+Uses its own database `kgk_bench_decklab` (dropped and recreated; `--db-name`) and Redis DB 2
+(flushed; `--redis`).
 Times each run from `start_run` (the web tier's write) to the run's status `done` (the last
 chunk stored by a worker): what the person watching the progress bar waits. Prints the
 median of the runs and the games per second per worker process.
@@ -62,7 +67,7 @@ def start_workers(n: int, db_url: str) -> list:
     return procs
 
 
-def in_process_rate(deck, games=40) -> float:
+def in_process_rate(deck, games=40, bot="heuristic") -> float:
     """Games per second of the same simulation in this process: the floor the workers share."""
     from decklab import services, simulation
     from decklab.reference import reference_decks
@@ -75,6 +80,7 @@ def in_process_rate(deck, games=40) -> float:
         simulation.play_games(
             services._colonies(run, ref["key"]), seed="baseline", first=0,
             games=games // 4, ruleset=play.game_ruleset("original", turn_limit=simulation.TURN_LIMIT),
+            bot=bot,
         )  # fmt: skip
     return games / (time.perf_counter() - started)
 
@@ -84,10 +90,24 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--bot",
+        default="heuristic",
+        choices=["heuristic", "search-easy", "search-normal", "search-hard"],
+    )
+    parser.add_argument(
+        "--baseline-games",
+        type=int,
+        default=None,
+        help="games of the in-process baseline (default 40; 0 with a search bot)",
+    )
+    parser.add_argument("--db-name", default="kgk_bench_decklab")
+    parser.add_argument("--redis", default=REDIS)
     args = parser.parse_args()
+    globals()["REDIS"] = args.redis  # start_workers and the flush below read it
     (ROOT / "bench" / "out").mkdir(exist_ok=True)
     url = bench_url(os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/kgk"),
-                    "kgk_bench_decklab")  # fmt: skip
+                    args.db_name)  # fmt: skip
     recreate_database(url)
     setup_django(url)
     import redis
@@ -109,16 +129,25 @@ def main() -> int:
     for card in build_colony(load_cards(), ["xeno", "insectoid", "zarg", "space_shark"]):
         counts[card["code"]] = counts.get(card["code"], 0) + 1
     deck = deck_services.save_deck(user, name="Bench", cards=sorted(counts.items()))
-    baseline = in_process_rate(deck)
-    print(f"in-process baseline: {baseline:.1f} games/s on one core (same games, no Celery); "
-          f"ideal for {args.games} games on {args.workers} workers: "
-          f"{args.games / baseline / args.workers:.1f} s; load average {os.getloadavg()[0]:.1f}")  # fmt: skip
+    baseline_games = args.baseline_games
+    if baseline_games is None:
+        baseline_games = 40 if args.bot == "heuristic" else 0
+    if baseline_games:
+        baseline = in_process_rate(deck, baseline_games, args.bot)
+        print(f"in-process baseline: {baseline:.1f} games/s on one core (same games, no Celery); "
+              f"ideal for {args.games} games on {args.workers} workers: "
+              f"{args.games / baseline / args.workers:.1f} s; load average {os.getloadavg()[0]:.1f}")  # fmt: skip
+    expected = services.expected_seconds(args.bot, args.games, args.workers)
+    print(
+        f"bot {args.bot}: the lab's page would show an expected {expected:.0f} s "
+        f"for {args.games} games on {args.workers} workers"
+    )
     procs = start_workers(args.workers, url)
     seconds = []
     try:
         for i in range(args.runs):
             started = time.perf_counter()
-            run = services.start_run(user, deck, args.games)
+            run = services.start_run(user, deck, args.games, args.bot)
             while True:
                 run.refresh_from_db()
                 if run.status in (LabRun.DONE, LabRun.FAILED):
@@ -139,9 +168,14 @@ def main() -> int:
             proc.wait(timeout=30)
     median = statistics.median(seconds)
     print(
-        f"median {median:.1f} s for {args.games} games on {args.workers} workers "
-        f"({args.games / median:.1f} games/s, {args.games / median / args.workers:.1f} per worker); "
-        f"goal <= 30 s: {'met' if median <= 30 else 'NOT met'}"
+        f"bot {args.bot}: median {median:.1f} s for {args.games} games on {args.workers} workers "
+        f"({args.games / median:.1f} games/s, {args.games / median / args.workers:.1f} per worker; "
+        f"{median * args.workers / args.games:.1f} s of a worker per game); "
+        + (
+            f"goal <= 30 s: {'met' if median <= 30 else 'NOT met'}"
+            if args.bot == "heuristic"
+            else f"expected {expected:.0f} s"
+        )
     )
     return 0
 

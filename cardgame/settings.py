@@ -175,6 +175,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # Tests of the deck lab's logic play its chunks inside the request (tests/decklab/conftest.py);
 # everywhere else a run is played off the request (workers, or decklab.background's thread).
 DECKLAB_PLAY_IN_REQUEST = False
+# How many worker processes share a lab run, for the expected run time shown before it starts
+# (decklab.services.expected_seconds); the embedded default plays on one background thread.
+DECKLAB_WORKERS = int(os.environ.get("DECKLAB_WORKERS", "2" if REDIS_URL else "1"))
 CELERY_BEAT_SCHEDULE = {
     "matches-clocks": {"task": "matches.tasks.check_clocks", "schedule": 1.0},
 }

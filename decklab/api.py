@@ -18,7 +18,18 @@ class BadInput(ValueError):
     pass
 
 
-def parse_games(value) -> int:
+def parse_bot(value) -> str:
+    """The bot that plays the run's games (absent: the heuristic bot), or BadInput."""
+    if value is None or value == "":
+        return services.DEFAULT_BOT
+    if not isinstance(value, str) or value not in services.BOTS:
+        raise BadInput(
+            _("Unknown bot: choose one of %(bots)s.") % {"bots": ", ".join(services.BOTS)}
+        )
+    return value
+
+
+def parse_games(value, bot: str = services.DEFAULT_BOT) -> int:
     """The number of games from JSON or a form: a whole number in range, or BadInput."""
     if isinstance(value, bool) or value is None or value == "":
         raise BadInput(_("Give the number of games as a whole number."))
@@ -28,11 +39,15 @@ def parse_games(value) -> int:
         value = int(value.strip())
     if not isinstance(value, int):
         raise BadInput(_("The number of games must be a whole number, e.g. 200."))
-    if not services.MIN_GAMES <= value <= services.MAX_GAMES:
-        raise BadInput(
-            _("The number of games must be between %(low)d and %(high)d.")
-            % {"low": services.MIN_GAMES, "high": services.MAX_GAMES}
-        )
+    high = services.max_games(bot)
+    if not services.MIN_GAMES <= value <= high:
+        if bot == services.DEFAULT_BOT:
+            message = _("The number of games must be between %(low)d and %(high)d.")
+        else:  # the thinking bot's games take long: its runs are shorter
+            message = _(
+                "With the thinking bot the number of games must be between %(low)d and %(high)d."
+            )
+        raise BadInput(message % {"low": services.MIN_GAMES, "high": high})
     return value
 
 
@@ -53,18 +68,20 @@ def refused(error: services.LabRefused) -> Response:
 @permission_classes([IsAuthenticated])
 @throttle_classes([LabRunThrottle])
 def start_run(request):
-    """Start a run: {"deck": id, "games": N}; 201 with the run, 400/404/409/422 otherwise."""
+    """Start a run: {"deck": id, "games": N, "bot": "heuristic" (default) or "search-easy",
+    "search-normal", "search-hard"}; 201 with the run, 400/404/409/422 otherwise."""
     data = request.data if isinstance(request.data, dict) else None
     if data is None:
         return Response({"detail": _('Send a JSON object: {"deck": id, "games": N}.')}, 400)
     try:
         deck_id = parse_deck_id(data.get("deck"))
-        games = parse_games(data.get("games"))
+        bot = parse_bot(data.get("bot"))
+        games = parse_games(data.get("games"), bot)
     except BadInput as error:
         return Response({"detail": str(error), "code": "bad_input"}, status=400)
     deck = get_object_or_404(visible_decks(request.user), pk=deck_id)
     try:
-        run = services.start_run(request.user, deck, games)
+        run = services.start_run(request.user, deck, games, bot)
     except services.LabRefused as error:
         return refused(error)
     run.refresh_from_db()

@@ -16,6 +16,14 @@ def new_seed() -> str:
 
 
 class LabRun(models.Model):
+    # Who plays the games: the heuristic bot, or the thinking (search) bot at a strength;
+    # the same bot plays both sides (docs/rulings.md "Deck lab: the bot plays both sides").
+    BOT_CHOICES = [
+        ("heuristic", _("Heuristic bot (fast)")),
+        ("search-easy", _("Thinking bot: easy")),
+        ("search-normal", _("Thinking bot: normal")),
+        ("search-hard", _("Thinking bot: hard")),
+    ]
     QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
     STATUS_CHOICES = [
         (QUEUED, _("Queued")),
@@ -32,6 +40,7 @@ class LabRun(models.Model):
     ruleset = models.CharField(max_length=20, default="original")
     colony = models.JSONField(help_text="[[code, count], ...] frozen when the run starts")
     games = models.PositiveIntegerField()
+    bot = models.CharField(max_length=16, choices=BOT_CHOICES, default="heuristic")
     seed = models.CharField(max_length=32, default=new_seed)
     status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=QUEUED)
     error = models.TextField(blank=True)
@@ -64,6 +73,9 @@ class LabChunk(models.Model):
     unfinished = models.PositiveIntegerField(default=0, help_text="stopped by the turn limit")
     turns = models.PositiveIntegerField(default=0, help_text="sum over the chunk's games")
     worker = models.CharField(max_length=120, blank=True, help_text="host:pid that played it")
+    bot = models.CharField(
+        max_length=40, blank=True, help_text="the bots that played it, as they name themselves"
+    )
     seconds = models.FloatField(default=0.0)
     finished = models.DateTimeField(null=True, blank=True)
 

@@ -77,6 +77,8 @@ def run_results(run: LabRun) -> dict:
         "id": run.pk,
         "deck": {"id": run.deck_id, "name": run.deck.name, "version": run.deck_version},
         "status": run.status,
+        "bot": run.bot,  # who played both sides (issue 18): heuristic or search-<strength>
+        "bot_label": str(dict(LabRun.BOT_CHOICES).get(run.bot, run.bot)),
         "error": run.error,
         "games": run.games,
         "done": total["games"],

@@ -1,6 +1,7 @@
 """Writes of the deck lab: start a run (split into chunks), play a chunk, finish the run."""
 
 import logging
+import math
 import os
 import socket
 
@@ -21,6 +22,52 @@ logger = logging.getLogger(__name__)
 MIN_GAMES = 1
 MAX_GAMES = 5000
 CHUNK_GAMES = 25  # small enough that two workers share even a short run, big enough to be cheap
+
+# Issue 18: the bot that plays a run's games (both sides, docs/rulings.md). The thinking bot
+# plays a game in seconds to minutes, so its runs are capped lower, and each of its chunks is
+# one game (the progress bar moves per game and both workers stay busy on a short run).
+BOTS = simulation.BOTS
+DEFAULT_BOT = simulation.DEFAULT_BOT
+MAX_GAMES_BY_BOT = {
+    "heuristic": 5000,
+    "search-easy": 1000,
+    "search-normal": 400,
+    "search-hard": 200,
+}
+CHUNK_GAMES_BY_BOT = {
+    "heuristic": CHUNK_GAMES,
+    "search-easy": 1,
+    "search-normal": 1,
+    "search-hard": 1,
+}
+
+# Seconds of one lab game on one worker, both sides played by the bot (the compiled engine);
+# the expected run time shown before a run starts is games x this / the workers that share it.
+# heuristic: bench/decklab_bench.py (1,000 games in 8.0 s on 2 workers, bench/RESULTS.md "Deck
+# lab"). The thinking bot: bench/lab_game_cost.py and decklab_bench.py --bot (bench/RESULTS.md
+# "Deck lab: the bot's strength in the lab", 2026-11-26, a busy machine): the cost of a turn
+# times 64 turns, the mean length of the 15 games measured; easy's per turn is its CPU time
+# (0.22 s: its iteration budget binds), normal's and hard's their wall time (4.5 and 7.9 s: the
+# caps per decision, which are wall time, bind). A game of 40 or 120 turns moves these a lot.
+SECONDS_PER_GAME = {
+    "heuristic": 0.016,
+    "search-easy": 14.0,
+    "search-normal": 290.0,
+    "search-hard": 500.0,
+}
+
+
+def max_games(bot: str) -> int:
+    return MAX_GAMES_BY_BOT.get(bot, MAX_GAMES)
+
+
+def expected_seconds(bot: str, games: int, workers: int | None = None) -> float:
+    """The run's expected time: each worker plays its share of the chunks one after another."""
+    workers = workers or settings.DECKLAB_WORKERS
+    chunk = CHUNK_GAMES_BY_BOT[bot]
+    chunks = math.ceil(games / chunk)
+    rounds = math.ceil(chunks / max(1, workers))  # chunks each worker plays in turn
+    return rounds * min(chunk, games) * SECONDS_PER_GAME[bot]
 
 
 class LabRefused(Exception):
@@ -72,9 +119,11 @@ def split_games(games: int, opponents: list[str], chunk: int = CHUNK_GAMES) -> l
     return chunks
 
 
-def start_run(user, deck, games: int) -> LabRun:
-    if not MIN_GAMES <= games <= MAX_GAMES:
-        raise ValueError(f"games must be between {MIN_GAMES} and {MAX_GAMES}")
+def start_run(user, deck, games: int, bot: str = DEFAULT_BOT) -> LabRun:
+    if bot not in BOTS:
+        raise ValueError(f"bot must be one of {BOTS}")
+    if not MIN_GAMES <= games <= max_games(bot):
+        raise ValueError(f"games must be between {MIN_GAMES} and {max_games(bot)}")
     colony = deck_colony(deck)
     _check_deck(deck, colony)
     with transaction.atomic():
@@ -86,25 +135,33 @@ def start_run(user, deck, games: int) -> LabRun:
             ruleset=deck.ruleset,
             colony=colony,
             games=games,
+            bot=bot,
         )
         opponents = [ref["key"] for ref in reference_decks()]
+        chunks = split_games(games, opponents, CHUNK_GAMES_BY_BOT[bot])
         LabChunk.objects.bulk_create(
             LabChunk(run=run, index=i, opponent=opponent, first=first, games=n)
-            for i, (opponent, first, n) in enumerate(split_games(games, opponents))
+            for i, (opponent, first, n) in enumerate(chunks)
         )
         chunk_ids = list(run.chunks.values_list("pk", flat=True))
-        transaction.on_commit(lambda: _queue_chunks(chunk_ids))
+        transaction.on_commit(lambda: _queue_chunks(chunk_ids, long=bot != "heuristic"))
     return run
 
 
-def _queue_chunks(chunk_ids):
+def _queue_chunks(chunk_ids, long=False):
     """To the Celery workers; in the embedded default (eager Celery) to a background thread,
-    never into the request that started the run (it would hold the POST for the whole run)."""
-    from .tasks import play_lab_chunk
+    never into the request that started the run (it would hold the POST for the whole run).
+
+    `long`: a thinking bot's chunk (a game of seconds to minutes) goes to the task that is
+    acknowledged on receipt: with late acknowledgement the broker would hand a chunk that
+    runs past its visibility timeout (60 s) to a second worker while the first still plays it.
+    """
+    from .tasks import play_lab_chunk, play_long_lab_chunk
 
     if not play_lab_chunk.app.conf.task_always_eager:
+        task = play_long_lab_chunk if long else play_lab_chunk
         for chunk_id in chunk_ids:
-            play_lab_chunk.delay(chunk_id)
+            task.delay(chunk_id)
     elif settings.DECKLAB_PLAY_IN_REQUEST:  # tests of the lab's logic only
         for chunk_id in chunk_ids:
             play_chunk(chunk_id)
@@ -121,11 +178,24 @@ def _colonies(run, opponent: str) -> list[list[dict]]:
     ]
 
 
-def play_chunk(chunk_id: int) -> None:
-    """Play one chunk and store its tallies once (a redelivered task finds it done)."""
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def play_chunk(chunk_id: int, claim: bool = False) -> None:
+    """Play one chunk and store its tallies once (a redelivered task finds it done).
+
+    `claim` (a thinking bot's chunk, acknowledged on receipt): the first worker to start it
+    writes its name on it, and a second copy of the task finds it taken and returns. A worker
+    holds one more task than it plays, and the broker hands that one to another worker once
+    it waited past the visibility timeout; without the claim both would play the game."""
     chunk = LabChunk.objects.select_related("run").filter(pk=chunk_id).first()
     if chunk is None or chunk.status != LabChunk.PENDING:
         return
+    if claim:
+        taken = LabChunk.objects.filter(pk=chunk_id, status=LabChunk.PENDING, worker="")
+        if not taken.update(worker=worker_name()):
+            return  # another worker plays it
     run = chunk.run
     LabRun.objects.filter(pk=run.pk, status=LabRun.QUEUED).update(status=LabRun.RUNNING)
     try:
@@ -135,6 +205,7 @@ def play_chunk(chunk_id: int) -> None:
             first=chunk.first,
             games=chunk.games,
             ruleset=play.game_ruleset(run.ruleset, turn_limit=simulation.TURN_LIMIT),
+            bot=run.bot,
         )
     except Exception as error:  # an engine bug must not leave the run spinning forever
         logger.exception("lab chunk %s failed", chunk_id)
@@ -151,7 +222,7 @@ def _store(chunk_id, run_id, tally):
         for field, value in tally.items():
             setattr(chunk, field, value)
         chunk.status = LabChunk.DONE
-        chunk.worker = f"{socket.gethostname()}:{os.getpid()}"
+        chunk.worker = worker_name()
         chunk.finished = timezone.now()
         chunk.save()
         _finish_if_complete(run_id)

@@ -8,3 +8,12 @@ from . import services
 @shared_task(acks_late=True, reject_on_worker_lost=True)
 def play_lab_chunk(chunk_id: int) -> None:
     services.play_chunk(chunk_id)
+
+
+@shared_task(acks_late=False)
+def play_long_lab_chunk(chunk_id: int) -> None:
+    """A thinking bot's chunk (services._queue_chunks): acknowledged when a worker takes it,
+    and claimed when it starts (services.play_chunk), so a game longer than the broker's
+    visibility timeout is played once. A worker killed mid-game loses that chunk
+    (docs/rulings.md)."""
+    services.play_chunk(chunk_id, claim=True)

@@ -270,4 +270,5 @@ def match_replay(request, pk):
         raise BadRequest(
             "BAD_SEAT", f"seat must be a seat number from 0 to {match.seat_count - 1}."
         )
-    return Response(selectors.replay(match, int(seat)))
+    explain = selectors.sees_explanations(match, request.user)
+    return Response(selectors.replay(match, int(seat), explanations=explain))

@@ -137,6 +137,11 @@ class ActionRequest(models.Model):
     message = models.CharField(max_length=300, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     applied_version = models.PositiveIntegerField(null=True, blank=True)
+    # A search bot's move (issue 18): its top three options as engine.search explains them,
+    # [[action id, playouts, estimated win rate], ...] best first; null for every other
+    # move. Never sent while the game runs: only the replay of a finished game shows it, to
+    # the match's players (selectors.replay, docs/rulings.md).
+    explanation = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["id"]

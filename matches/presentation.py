@@ -493,6 +493,13 @@ def ui() -> dict:
         "arm": _("ARM"),
         "bmb": _("BMB"),
         "cost": _("Credit cost"),
+        # the replay: a search bot's weighed options at its decision (issue 18)
+        "thinking": _("What the bot weighed"),
+        "thinking_who": _("The top three options of %(name)s at this decision:"),
+        "thinking_win_rate": _("estimated win rate"),
+        "thinking_playouts": _("%(n)s playouts"),
+        "thinking_chosen": _("chosen"),
+        "thinking_unnamed": _("an option no longer shown"),
     }
 
 

@@ -216,19 +216,56 @@ def request_payload(request: ActionRequest) -> dict:
     }
 
 
-def applied_actions(match: Match) -> list[tuple[int, str]]:
-    """(seat, action id) of every applied request, in the order the engine applied them."""
+def applied_actions(match: Match, explanations=False) -> list[tuple]:
+    """(seat, action id) of every applied request, in the order the engine applied them;
+    with `explanations`, (seat, action id, the search bot's stored explanation or None)."""
+    fields = ("seat", "action", "explanation") if explanations else ("seat", "action")
     return list(
         match.requests.filter(status=ActionRequest.APPLIED)
         .order_by("applied_version")
-        .values_list("seat", "action")
+        .values_list(*fields)
     )
 
 
-def replay(match: Match, seat: int) -> dict:
+def sees_explanations(match: Match, user) -> bool:
+    """Whether `user` may read the search bots' explanations of this match (docs/rulings.md
+    "The search bot's explanations"): only once the game is over, and only a player of it
+    (a person who held a seat); never a spectator, never while the game runs (the bot's
+    options name cards from its hand and its estimates come from its view of the game)."""
+    return match.status == Match.FINISHED and viewer_seat(match, user) is not None
+
+
+def explained(state, seat: int, stored: list) -> list[dict]:
+    """The stored explanation of a decision of `seat` in `state` (before its move), in words:
+    [{action, label_en, label_hu, playouts, win_rate (per cent or None), chosen}]. The options
+    are named as that seat's own view named them (the bot's decision, from what it saw)."""
+    seen = view(state, seat)
+    names = _names(seen)
+    decision = seen["pending"]["decision"] if seen.get("pending") else None
+    legal = {a.id: a.to_dict() for a in legal_actions(state)}
+    out = []
+    for rank, (action_id, playouts, win_rate) in enumerate(stored):
+        action = legal.get(action_id)
+        words = labelled(action, names, decision) if action else None
+        out.append(
+            {
+                "action": action_id,
+                "label_en": words["label_en"] if words else None,
+                "label_hu": words["label_hu"] if words else None,
+                "playouts": playouts,
+                "win_rate": None if win_rate is None else round(100 * win_rate, 1),
+                "chosen": rank == 0,
+            }
+        )
+    return out
+
+
+def replay(match: Match, seat: int, explanations=False) -> dict:
     """Every step of a finished game, re-played from (colonies, seed, actions), as `seat` saw it.
 
     An unfinished game has no replay for anybody: it would show a seat's hidden cards.
+    `explanations` (the caller checked `sees_explanations`): each search-bot decision's step
+    carries the bot's top three options with their estimated win rates.
     """
     if match.status != Match.FINISHED or not match.state:
         raise Conflict(
@@ -255,19 +292,22 @@ def replay(match: Match, seat: int) -> dict:
     initial_view = _without_actions(view(state, seat))
     initial_events = [{"seq": i, **view_event(e, seat)} for i, e in enumerate(events, 1)]
     steps = []
-    for version, (by, action) in enumerate(applied_actions(match), start=1):
+    for version, row in enumerate(applied_actions(match, explanations), start=1):
+        by, action = row[0], row[1]
+        thinking = explained(state, by, row[2]) if explanations and row[2] else None
         projected = [view_event(e, seat) for e in apply(state, action)]
-        steps.append(
-            {
-                "version": version,
-                "seq": seq + len(projected),
-                "by": by,
-                # The other seat's action ids stay out: only the events say what they did.
-                "action": action if by == seat else None,
-                "events": [{"seq": seq + i, **e} for i, e in enumerate(projected, 1)],
-                "view": _without_actions(view(state, seat)),
-            }
-        )
+        step = {
+            "version": version,
+            "seq": seq + len(projected),
+            "by": by,
+            # The other seat's action ids stay out: only the events say what they did.
+            "action": action if by == seat else None,
+            "events": [{"seq": seq + i, **e} for i, e in enumerate(projected, 1)],
+            "view": _without_actions(view(state, seat)),
+        }
+        if thinking is not None:
+            step["explanation"] = thinking
+        steps.append(step)
         seq += len(projected)
     return {
         "id": match.pk,
@@ -275,6 +315,7 @@ def replay(match: Match, seat: int) -> dict:
         "initial_view": initial_view,
         "initial_events": initial_events,
         "steps": steps,
+        "explanations": bool(explanations),
         "result": _result(match),
     }
 

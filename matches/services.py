@@ -451,7 +451,13 @@ def _existing_request(match, client_action_id, seat, action, origin=ActionReques
 
 
 def _store_request(
-    match, seat, client_action_id, expected_version, action, origin=ActionRequest.CLIENT
+    match,
+    seat,
+    client_action_id,
+    expected_version,
+    action,
+    origin=ActionRequest.CLIENT,
+    explanation=None,
 ) -> ActionRequest:
     try:
         with transaction.atomic():
@@ -462,6 +468,7 @@ def _store_request(
                 client_action_id=client_action_id,
                 expected_version=expected_version,
                 action=action,
+                explanation=explanation,
             )
             transaction.on_commit(lambda: _queue("drain_match", match.pk))
     except IntegrityError:  # the same request, submitted at the same moment
@@ -769,8 +776,25 @@ def play_bot_move(match_id: int, version: int) -> ActionRequest | None:
     bot = make_bot(seat.playing_bot, seed=f"{match.seed}:{version}")
     action = bot.choose(state, seat.seat)
     return _store_request(
-        match, seat.seat, f"bot:{version}", version, action.id, origin=ActionRequest.BOT
+        match,
+        seat.seat,
+        f"bot:{version}",
+        version,
+        action.id,
+        origin=ActionRequest.BOT,
+        explanation=bot_explanation(bot),
     )
+
+
+def bot_explanation(bot) -> list | None:
+    """A search bot's last decision in the compact stored form (ActionRequest.explanation):
+    [[action id, playouts, estimated win rate], ...] best first. None for a bot that does not
+    explain itself, and for a forced move (one legal action: nothing was weighed)."""
+    explain = getattr(bot, "explain", None)
+    options = explain() if explain is not None else None
+    if not options or not any(o.get("visits") for o in options):
+        return None
+    return [[o["action"], o["visits"], o["win_rate"]] for o in options[:3]]
 
 
 def play_bot_game(match_id: int, version: int) -> int:
@@ -832,13 +856,15 @@ def _play_bot_decisions(match, seats, state, now):
         if not seat.playing_bot:  # a person's decision (a table's batches stop here)
             break
         bot = make_bot(seat.playing_bot, seed=f"{match.seed}:{match.version}")
+        action = bot.choose(state, seat.seat).id
         request = ActionRequest(
             match=match,
             seat=seat.seat,
             origin=ActionRequest.BOT,
             client_action_id=f"bot:{match.version}",
             expected_version=match.version,
-            action=bot.choose(state, seat.seat).id,
+            action=action,
+            explanation=bot_explanation(bot),
         )
         requests.append(request)
         new = _apply_request(match, seats, state, request, now)

@@ -38,6 +38,7 @@
     B.render(views[index], { me: seat, playerName, rerender: () => show(index), shots: views[index].combat ? combatSoFar(index).map((ev) => B.describe(ev, playerName)) : [] });
     const log = document.getElementById("log");
     log.replaceChildren(...(stepEvents[index] || []).filter((ev) => !B.redundant(ev)).map((ev) => B.el("li", { class: `ev ev-${ev.kind}` }, B.describe(ev, playerName))));
+    thinking(index);
     document.getElementById("scrub").value = index;
     document.getElementById("step-label").textContent = `${B.num(index)} / ${B.num(views.length - 1)}`;
     const result = document.getElementById("result");
@@ -50,6 +51,22 @@
     } else {
       result.hidden = true;
     }
+  }
+
+  // A search bot's top three options at the decision that made this step (the players of a
+  // finished game only: the server sends them to nobody else, docs/rulings.md).
+  function thinking(i) {
+    const box = document.getElementById("thinking");
+    const step = i > 0 ? data.steps[i - 1] : null;
+    const options = step && step.explanation;
+    box.hidden = !options;
+    if (!options) return;
+    document.getElementById("thinking-who").textContent = B.fmt(S.ui.thinking_who, { name: playerName(step.by) });
+    const lang = root.dataset.lang === "en" ? "en" : "hu";
+    document.getElementById("thinking-list").replaceChildren(...options.map((o) => B.el("li", { class: o.chosen ? "chosen" : "" },
+      B.el("span", { class: "option", text: o[`label_${lang}`] || S.ui.thinking_unnamed }),
+      o.chosen ? B.el("span", { class: "tag chosen-tag", text: S.ui.thinking_chosen }) : null,
+      B.el("span", { class: "rate muted", text: `${S.ui.thinking_win_rate}: ${o.win_rate === null ? "–" : `${B.num(o.win_rate)}%`} · ${B.fmt(S.ui.thinking_playouts, { n: o.playouts })}` }))));
   }
 
   async function load() {
