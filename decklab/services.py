@@ -7,6 +7,7 @@ import socket
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -100,7 +101,38 @@ def _check_deck(deck, colony):
         ) from error
 
 
+STALL_FACTOR = 4  # a run with no chunk done for this many chunk-times has lost its worker
+MIN_STALL_SECONDS = 600
+
+
+def stalled_after(bot: str) -> float:
+    """Seconds without a finished chunk after which a run has stopped: a thinking bot's chunk
+    is acknowledged when a worker takes it, so a worker killed mid-game takes the game with
+    it and nothing would ever finish the run (nor let its owner start another)."""
+    chunk = CHUNK_GAMES_BY_BOT.get(bot, CHUNK_GAMES) * SECONDS_PER_GAME.get(bot, 1.0)
+    return max(MIN_STALL_SECONDS, STALL_FACTOR * chunk)
+
+
+def _release_stalled_runs(user) -> None:
+    """Mark the owner's runs that made no progress for `stalled_after` failed (their pending
+    chunks too, so a late copy of a task returns at once): the owner may start again."""
+    now = timezone.now()
+    active = LabRun.objects.select_for_update().filter(
+        owner=user, status__in=[LabRun.QUEUED, LabRun.RUNNING]
+    )
+    for run in active.annotate(last_done=Max("chunks__finished")):
+        last = max(filter(None, [run.created, run.last_done]))
+        if (now - last).total_seconds() < stalled_after(run.bot):
+            continue
+        logger.warning("lab run %s made no progress since %s: marked failed", run.pk, last)
+        run.chunks.filter(status=LabChunk.PENDING).update(status=LabChunk.FAILED)
+        run.status, run.finished = LabRun.FAILED, now
+        run.error = _("The run stopped: no game finished for a long time (a worker was lost).")
+        run.save(update_fields=["status", "finished", "error"])
+
+
 def _check_no_active_run(user):
+    _release_stalled_runs(user)
     if LabRun.objects.filter(owner=user, status__in=[LabRun.QUEUED, LabRun.RUNNING]).exists():
         raise LabRefused(
             _("You already have a lab run in progress: wait until it finishes."),

@@ -170,3 +170,36 @@ def test_a_second_copy_of_a_claimed_thinking_bot_chunk_does_not_play_it(lab_deck
     second.refresh_from_db()
     assert second.status == "done" and second.turns > 0
     assert second.worker == services.worker_name()
+
+
+def test_a_run_whose_worker_was_lost_does_not_block_the_next_one(client, lab_deck, alice):
+    """A thinking bot's chunk is acknowledged when a worker takes it: a worker killed in the
+    middle of the game takes the chunk with it. Such a run made no progress for
+    `stalled_after` (four chunk-times, at least ten minutes); when its owner starts another,
+    it is marked failed (its pending chunks too, so a late copy of the task returns) and the
+    new run starts. A run that is merely slow still blocks with the 409."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from decklab.models import LabChunk
+
+    client.force_login(alice)
+    start = {"deck": lab_deck.pk, "games": 2, "bot": "search-hard"}
+    first = client.post(API, start, content_type="application/json", headers=EN)
+    assert first.status_code == 201
+    run = LabRun.objects.get()
+    run.chunks.filter(index=0).update(worker="gone-host:4242")  # claimed, never finished
+    LabRun.objects.filter(pk=run.pk).update(status=LabRun.RUNNING)
+    busy = client.post(API, start, content_type="application/json", headers=EN)
+    assert busy.status_code == 409 and busy.json()["code"] == "run_in_progress"
+    stalled = timedelta(seconds=services.stalled_after("search-hard") + 1)
+    assert stalled > timedelta(minutes=10)
+    LabRun.objects.filter(pk=run.pk).update(created=timezone.now() - stalled)
+    again = client.post(API, start, content_type="application/json", headers=EN)
+    assert again.status_code == 201, again.json()
+    run.refresh_from_db()
+    assert run.status == LabRun.FAILED and "worker was lost" in run.error
+    assert set(run.chunks.values_list("status", flat=True)) == {LabChunk.FAILED}
+    services.play_chunk(run.chunks.get(index=1).pk, claim=True)  # the late copy: nothing
+    assert run.chunks.get(index=1).worker == ""
