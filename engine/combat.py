@@ -77,6 +77,7 @@ def board(state: GameState, crew: CardInstance, ship: CardInstance, ev: list) ->
 
 def unboard(state: GameState, crew: CardInstance, orientation: str, ev: list) -> None:
     """R 11.4.6.1 / 4.4.5: back to the owner's canteen, keeping paid/unpaid."""
+    assert crew.attached_to is not None  # aboard a ship
     ship = state.cards[crew.attached_to]
     ship.attachments.remove(crew.id)
     state.card_epoch += 1  # a zone and a ship's attachments change
@@ -136,7 +137,7 @@ def attack_targets(state: GameState, seat: int, defender=None):
     """M2 targets: colony, centre, one crew card, one base (R 11.3.1) of the defender
     (two players: the other; multiplayer: the neighbour named, R 17.1.2)."""
     opp = state.players[state.other(seat) if defender is None else defender]
-    out = [("colony", None), ("centre", None)]
+    out: list[tuple[str, int | None]] = [("colony", None), ("centre", None)]
     out += [("crew", cid) for cid in opp.canteen]
     out += [("base", cid) for cid in opp.surface]
     return out

@@ -21,8 +21,6 @@ from typing import ClassVar
 from .actions import DONE, choose
 from .state import GameState
 
-HANDLERS: dict = {}
-
 
 class Handler:
     kind: ClassVar[str] = ""
@@ -42,6 +40,10 @@ class Handler:
     def info(self, state: GameState, frame: dict) -> dict:
         """Public description of the awaited decision (never hidden identities)."""
         return {}
+
+
+# frame kind -> its handler (typed: the compiled engine calls a handler's methods directly)
+HANDLERS: dict[str, Handler] = {}
 
 
 def register(cls):
