@@ -341,7 +341,7 @@ class Combat(Handler):
             return self._bomber_actions(state)
         return []
 
-    def check(self, state: GameState, frame: dict, action):
+    def check(self, state: GameState, frame: dict, action: Action):
         if action in self.legal(state, frame):
             return None
         if action.kind == "pay":
@@ -356,7 +356,7 @@ class Combat(Handler):
             return "NO_PRIORITY_OR_BAD_TARGET"
         return "NOT_A_LEGAL_CHOICE"
 
-    def act(self, state: GameState, frame: dict, action, ev: list):
+    def act(self, state: GameState, frame: dict, action: Action, ev: list):
         combat = state.combat
         step = frame["step"]
         att, dfn = combat["attacker"], combat["defender"]
@@ -523,7 +523,7 @@ class Combat(Handler):
             return
         wait(frame, seat, "fire")
 
-    def _firing_act(self, state: GameState, frame: dict, action, ev: list):
+    def _firing_act(self, state: GameState, frame: dict, action: Action, ev: list):
         combat = state.combat
         seat, _ = self._decider(state)
         kind = action.kind
@@ -833,7 +833,7 @@ class Shot(Handler):
             out.append(Action.make("stealth", ship=target.id))  # R 13.6, AMB-26, AMB-29
         return out
 
-    def act(self, state: GameState, frame: dict, action, ev: list):
+    def act(self, state: GameState, frame: dict, action: Action, ev: list):
         kind = action.kind
         if frame["step"] == "burst_return":
             item = frame["br"][frame["br_i"]]
@@ -1054,7 +1054,7 @@ class Distribute(Handler):
     def legal(self, state: GameState, frame: dict):
         return [Action.make("choose", value=r) for r in self._open(frame)] + [Action.make("done")]
 
-    def act(self, state: GameState, frame: dict, action, ev: list):
+    def act(self, state: GameState, frame: dict, action: Action, ev: list):
         if action.kind == "done":
             self._finish(state, frame)
             return
@@ -1177,14 +1177,14 @@ class Bombard(Handler):
             out.insert(0, Action.make("pay", card=card.id))
         return out
 
-    def check(self, state: GameState, frame: dict, action):
+    def check(self, state: GameState, frame: dict, action: Action):
         if action in self.legal(state, frame):
             return None
         if action.kind == "pay":
             return "NOT_A_PAYABLE_TRAP"
         return "NOT_A_LEGAL_CHOICE"
 
-    def act(self, state: GameState, frame: dict, action, ev: list):
+    def act(self, state: GameState, frame: dict, action: Action, ev: list):
         combat = state.combat
         card = state.cards[combat["target"]["card"]]
         frame["step"] = "after"

@@ -18,7 +18,7 @@ frame kind has a handler:
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .actions import DONE, choose
+from .actions import DONE, Action, choose
 from .state import GameState
 
 
@@ -31,10 +31,12 @@ class Handler:
     def legal(self, state: GameState, frame: dict) -> list:
         return []
 
-    def check(self, state: GameState, frame: dict, action):
+    def check(self, state: GameState, frame: dict, action: Action):
         return None if action in self.legal(state, frame) else "NOT_A_LEGAL_CHOICE"
 
-    def act(self, state: GameState, frame: dict, action, ev: list):  # pragma: no cover - interface
+    def act(
+        self, state: GameState, frame: dict, action: Action, ev: list
+    ):  # pragma: no cover - interface
         raise NotImplementedError
 
     def info(self, state: GameState, frame: dict) -> dict:
@@ -192,7 +194,7 @@ class Choice(Handler):
             out.append(DONE)
         return out
 
-    def act(self, state: GameState, frame: dict, action, ev: list):
+    def act(self, state: GameState, frame: dict, action: Action, ev: list):
         if action.kind == "done":
             self._finish(state, frame)
             return

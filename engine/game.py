@@ -172,12 +172,12 @@ class Mulligan(Handler):
             out.insert(0, Action.make("mulligan"))
         return out
 
-    def check(self, state: GameState, frame: dict, action):
+    def check(self, state: GameState, frame: dict, action: Action):
         if action.kind == "mulligan" and state.players[frame["order"][frame["i"]]].mulligan_used:
             return "MULLIGAN_USED"
         return super().check(state, frame, action)
 
-    def act(self, state: GameState, frame: dict, action, ev: list):
+    def act(self, state: GameState, frame: dict, action: Action, ev: list):
         seat = frame["order"][frame["i"]]
         if action.kind == "keep":
             emit(ev, "keep", player=seat)
@@ -207,7 +207,7 @@ class Cut(Handler):
         n = len(state.players[frame["owner"]].colony)
         return [Action.make("cut", at=i) for i in range(n)]
 
-    def act(self, state: GameState, frame: dict, action, ev: list):
+    def act(self, state: GameState, frame: dict, action: Action, ev: list):
         pop(state, frame)
         ops.cut(state, frame["owner"], action.get("at"), ev)
 
@@ -360,12 +360,12 @@ class Turn(Handler):
             return []
         return main_actions(state, state.active)
 
-    def check(self, state: GameState, frame: dict, action):
+    def check(self, state: GameState, frame: dict, action: Action):
         if frame["step"] != "main":
             return "NOT_A_LEGAL_CHOICE"
         return check_main(state, state.active, action)
 
-    def act(self, state: GameState, frame: dict, action, ev: list):
+    def act(self, state: GameState, frame: dict, action: Action, ev: list):
         do_main(state, frame, state.active, action, ev)
         if (
             state.stack[-1] is frame
@@ -399,7 +399,7 @@ def _own_in_play(state: GameState, seat: int, cid, zone=None):
     return card
 
 
-def check_main(state: GameState, seat: int, action, statics=None) -> str | None:
+def check_main(state: GameState, seat: int, action: Action, statics=None) -> str | None:
     """Why a main-phase action is not allowed (None = allowed). `statics`: the current
     ``V.static_abilities(state)`` if the caller has them."""
     kind = action.kind
@@ -521,7 +521,7 @@ def check_main(state: GameState, seat: int, action, statics=None) -> str | None:
     return "NOT_A_MAIN_PHASE_ACTION"
 
 
-def _defender(state: GameState, seat: int, action) -> int | None:
+def _defender(state: GameState, seat: int, action: Action) -> int | None:
     """Whom an attack action attacks: the other player of a two-player game (no `player`
     parameter); at a multiplayer table the neighbour it names (R 17.1.2), else None."""
     named = action.get("player")
