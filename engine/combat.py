@@ -77,6 +77,7 @@ def board(state: GameState, crew: CardInstance, ship: CardInstance, ev: list) ->
 
 def unboard(state: GameState, crew: CardInstance, orientation: str, ev: list) -> None:
     """R 11.4.6.1 / 4.4.5: back to the owner's canteen, keeping paid/unpaid."""
+    assert crew.attached_to is not None  # aboard a ship
     ship = state.cards[crew.attached_to]
     ship.attachments.remove(crew.id)
     state.card_epoch += 1  # a zone and a ship's attachments change
@@ -136,7 +137,7 @@ def attack_targets(state: GameState, seat: int, defender=None):
     """M2 targets: colony, centre, one crew card, one base (R 11.3.1) of the defender
     (two players: the other; multiplayer: the neighbour named, R 17.1.2)."""
     opp = state.players[state.other(seat) if defender is None else defender]
-    out = [("colony", None), ("centre", None)]
+    out: list[tuple[str, int | None]] = [("colony", None), ("centre", None)]
     out += [("crew", cid) for cid in opp.canteen]
     out += [("base", cid) for cid in opp.surface]
     return out
@@ -340,7 +341,7 @@ class Combat(Handler):
             return self._bomber_actions(state)
         return []
 
-    def check(self, state: GameState, frame: dict, action):
+    def check(self, state: GameState, frame: dict, action: Action):
         if action in self.legal(state, frame):
             return None
         if action.kind == "pay":
@@ -355,7 +356,7 @@ class Combat(Handler):
             return "NO_PRIORITY_OR_BAD_TARGET"
         return "NOT_A_LEGAL_CHOICE"
 
-    def act(self, state: GameState, frame: dict, action, ev: list):
+    def act(self, state: GameState, frame: dict, action: Action, ev: list):
         combat = state.combat
         step = frame["step"]
         att, dfn = combat["attacker"], combat["defender"]
@@ -522,7 +523,7 @@ class Combat(Handler):
             return
         wait(frame, seat, "fire")
 
-    def _firing_act(self, state: GameState, frame: dict, action, ev: list):
+    def _firing_act(self, state: GameState, frame: dict, action: Action, ev: list):
         combat = state.combat
         seat, _ = self._decider(state)
         kind = action.kind
@@ -832,7 +833,7 @@ class Shot(Handler):
             out.append(Action.make("stealth", ship=target.id))  # R 13.6, AMB-26, AMB-29
         return out
 
-    def act(self, state: GameState, frame: dict, action, ev: list):
+    def act(self, state: GameState, frame: dict, action: Action, ev: list):
         kind = action.kind
         if frame["step"] == "burst_return":
             item = frame["br"][frame["br_i"]]
@@ -1053,7 +1054,7 @@ class Distribute(Handler):
     def legal(self, state: GameState, frame: dict):
         return [Action.make("choose", value=r) for r in self._open(frame)] + [Action.make("done")]
 
-    def act(self, state: GameState, frame: dict, action, ev: list):
+    def act(self, state: GameState, frame: dict, action: Action, ev: list):
         if action.kind == "done":
             self._finish(state, frame)
             return
@@ -1176,14 +1177,14 @@ class Bombard(Handler):
             out.insert(0, Action.make("pay", card=card.id))
         return out
 
-    def check(self, state: GameState, frame: dict, action):
+    def check(self, state: GameState, frame: dict, action: Action):
         if action in self.legal(state, frame):
             return None
         if action.kind == "pay":
             return "NOT_A_PAYABLE_TRAP"
         return "NOT_A_LEGAL_CHOICE"
 
-    def act(self, state: GameState, frame: dict, action, ev: list):
+    def act(self, state: GameState, frame: dict, action: Action, ev: list):
         combat = state.combat
         card = state.cards[combat["target"]["card"]]
         frame["step"] = "after"

@@ -18,10 +18,8 @@ frame kind has a handler:
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .actions import DONE, choose
+from .actions import DONE, Action, choose
 from .state import GameState
-
-HANDLERS: dict = {}
 
 
 class Handler:
@@ -33,15 +31,21 @@ class Handler:
     def legal(self, state: GameState, frame: dict) -> list:
         return []
 
-    def check(self, state: GameState, frame: dict, action):
+    def check(self, state: GameState, frame: dict, action: Action):
         return None if action in self.legal(state, frame) else "NOT_A_LEGAL_CHOICE"
 
-    def act(self, state: GameState, frame: dict, action, ev: list):  # pragma: no cover - interface
+    def act(
+        self, state: GameState, frame: dict, action: Action, ev: list
+    ):  # pragma: no cover - interface
         raise NotImplementedError
 
     def info(self, state: GameState, frame: dict) -> dict:
         """Public description of the awaited decision (never hidden identities)."""
         return {}
+
+
+# frame kind -> its handler (typed: the compiled engine calls a handler's methods directly)
+HANDLERS: dict[str, Handler] = {}
 
 
 def register(cls):
@@ -190,7 +194,7 @@ class Choice(Handler):
             out.append(DONE)
         return out
 
-    def act(self, state: GameState, frame: dict, action, ev: list):
+    def act(self, state: GameState, frame: dict, action: Action, ev: list):
         if action.kind == "done":
             self._finish(state, frame)
             return

@@ -9,9 +9,8 @@
 allowed now), each with a reason ``code``; the state is unchanged then.
 """
 
-from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import combat as C
 from . import ops
@@ -56,15 +55,15 @@ SEARCH_COST, SEARCH_DEPTH = 2, 5  # M8
 WASTELAND_DRAW_COST, WASTELAND_DRAW_COLONY = 2, 5  # M9
 
 
-@dataclass(frozen=True)
-class Pending:
+class Pending(NamedTuple):
+    """Who must decide what (``pending``): immutable, compared and shown by its fields.
+    A named tuple, not a frozen dataclass: it is made at every decision, and a frozen
+    dataclass's ``__init__`` sets each field through ``object.__setattr__`` (Python code
+    even in the compiled build), where a named tuple is one ``tuple.__new__``."""
+
     player: int
     decision: str
     info: dict
-
-
-_new_object = object.__new__
-_NATIVE = not __file__.endswith(".py")  # compiled (engine/_build.py): no object.__new__
 
 
 # --- setup (R 10) ----------------------------------------------------------------------
@@ -173,12 +172,12 @@ class Mulligan(Handler):
             out.insert(0, Action.make("mulligan"))
         return out
 
-    def check(self, state: GameState, frame: dict, action):
+    def check(self, state: GameState, frame: dict, action: Action):
         if action.kind == "mulligan" and state.players[frame["order"][frame["i"]]].mulligan_used:
             return "MULLIGAN_USED"
         return super().check(state, frame, action)
 
-    def act(self, state: GameState, frame: dict, action, ev: list):
+    def act(self, state: GameState, frame: dict, action: Action, ev: list):
         seat = frame["order"][frame["i"]]
         if action.kind == "keep":
             emit(ev, "keep", player=seat)
@@ -208,7 +207,7 @@ class Cut(Handler):
         n = len(state.players[frame["owner"]].colony)
         return [Action.make("cut", at=i) for i in range(n)]
 
-    def act(self, state: GameState, frame: dict, action, ev: list):
+    def act(self, state: GameState, frame: dict, action: Action, ev: list):
         pop(state, frame)
         ops.cut(state, frame["owner"], action.get("at"), ev)
 
@@ -361,12 +360,12 @@ class Turn(Handler):
             return []
         return main_actions(state, state.active)
 
-    def check(self, state: GameState, frame: dict, action):
+    def check(self, state: GameState, frame: dict, action: Action):
         if frame["step"] != "main":
             return "NOT_A_LEGAL_CHOICE"
         return check_main(state, state.active, action)
 
-    def act(self, state: GameState, frame: dict, action, ev: list):
+    def act(self, state: GameState, frame: dict, action: Action, ev: list):
         do_main(state, frame, state.active, action, ev)
         if (
             state.stack[-1] is frame
@@ -400,7 +399,7 @@ def _own_in_play(state: GameState, seat: int, cid, zone=None):
     return card
 
 
-def check_main(state: GameState, seat: int, action, statics=None) -> str | None:
+def check_main(state: GameState, seat: int, action: Action, statics=None) -> str | None:
     """Why a main-phase action is not allowed (None = allowed). `statics`: the current
     ``V.static_abilities(state)`` if the caller has them."""
     kind = action.kind
@@ -522,7 +521,7 @@ def check_main(state: GameState, seat: int, action, statics=None) -> str | None:
     return "NOT_A_MAIN_PHASE_ACTION"
 
 
-def _defender(state: GameState, seat: int, action) -> int | None:
+def _defender(state: GameState, seat: int, action: Action) -> int | None:
     """Whom an attack action attacks: the other player of a two-player game (no `player`
     parameter); at a multiplayer table the neighbour it names (R 17.1.2), else None."""
     named = action.get("player")
@@ -558,12 +557,12 @@ def main_candidates(state: GameState, seat: int) -> list:
             candidates.append(Action.make("cash", a=a, b=b))
     candidates += [Action.make("draw"), Action.make("search"), Action.make("wasteland_draw")]
     if state.table is None:
-        for target, cid in C.attack_targets(state, seat):
-            candidates.append(Action.make("attack", target=target, card=cid))
+        for target, target_id in C.attack_targets(state, seat):
+            candidates.append(Action.make("attack", target=target, card=target_id))
         return candidates
     for defender in T.defenders(state, seat):  # R 17.1.2
-        for target, cid in C.attack_targets(state, seat, defender):
-            candidates.append(Action.make("attack", target=target, card=cid, player=defender))
+        for target, target_id in C.attack_targets(state, seat, defender):
+            candidates.append(Action.make("attack", target=target, card=target_id, player=defender))
     return candidates
 
 
@@ -639,6 +638,7 @@ def main_actions(state: GameState, seat: int) -> list:
     credits = player.credits
     cards = state.cards
     memo = state.memo  # V.state_info's memo read here while valid (a call per decision)
+    info: V.DefInfo
     if memo is not None and memo[0] is state.defs and memo[1] == len(memo[0]):
         info = memo[2]
     else:
@@ -719,7 +719,7 @@ def _attacks_on(canteen: list, surface: list) -> list:
     return attacks
 
 
-def _centre_actions(state: GameState, seat: int, info, out) -> None:
+def _centre_actions(state: GameState, seat: int, info: V.DefInfo, out: list) -> None:
     """main_actions for the cards in the centre: play (M4) and place (M1)."""
     player = state.players[seat]
     credits = player.credits
@@ -755,7 +755,7 @@ def _centre_actions(state: GameState, seat: int, info, out) -> None:
             out += [_PLACE_SHIP[cid, sid] for sid in open_ships]
 
 
-def _in_play_actions(state: GameState, seat: int, info, out) -> None:
+def _in_play_actions(state: GameState, seat: int, info: V.DefInfo, out: list) -> None:
     """main_actions for the cards in play, in the order of cards_in_play: pay (M5) and
     activated abilities of the few cards that can add one (_candidates)."""
     credits = state.players[seat].credits
@@ -774,7 +774,7 @@ def _in_play_actions(state: GameState, seat: int, info, out) -> None:
                     out.append(Action.cached("activate", "ability", i, "card", card.id))
 
 
-def _candidates(state: GameState, seat: int, info) -> list:
+def _candidates(state: GameState, seat: int, info: V.DefInfo) -> list[CardInstance]:
     """`seat`'s cards in play, in the order of cards_in_play, that can add a pay or activate
     action: unpaid cards whose type matches their slot (a bluff is never paid, R 6.10: the
     first test of _pay_reason) other than traps and missiles (its tests by definition:
@@ -803,7 +803,9 @@ def _candidates(state: GameState, seat: int, info) -> list:
     return found
 
 
-def _find_candidates(state: GameState, player, ships, info) -> list:
+def _find_candidates(
+    state: GameState, player: PlayerState, ships: list[CardInstance], info: V.DefInfo
+) -> list[CardInstance]:
     """_candidates, computed: one look at each card in play."""
     types = info.main_pay  # the type, or None where _pay_reason refuses by definition
     activated = info.activated
@@ -827,7 +829,7 @@ def _find_candidates(state: GameState, player, ships, info) -> list:
     return found
 
 
-def _base_actions(state: GameState, seat: int, info, out) -> None:
+def _base_actions(state: GameState, seat: int, info: V.DefInfo, out: list) -> None:
     """main_actions for the bases on the surface, in id order: upgrade (M6), then every
     cash pair (a, b), a <= b (M3): often the bulk of the list."""
     cards = state.cards
@@ -848,7 +850,7 @@ def _base_actions(state: GameState, seat: int, info, out) -> None:
             out.append(rows[a][pairs[0]])  # itemgetter of one key gives the value itself
 
 
-def _base_lists(state: GameState, seat: int) -> tuple:
+def _base_lists(state: GameState, seat: int) -> tuple[list[int], list[int]]:
     """(`seat`'s bases that may still be upgraded this turn, its bases with upgrades), each
     in id order. Kept per seat (read only) while ``state.upgrade_epoch`` (bumped by every
     change of upgrades or bought) and the surface stand still; a main-phase upgrade or cash
@@ -899,7 +901,9 @@ def _toggled(ids: list, cid: int) -> list:
     return out
 
 
-def do_main(state: GameState, frame: dict, seat: int, action, ev: list, statics=None) -> None:
+def do_main(
+    state: GameState, frame: dict, seat: int, action: Action, ev: list, statics=None
+) -> None:
     """Apply a legal main-phase action. `statics`: ``V.static_abilities(state)`` of the
     state as it is now, if known (used only before the first change)."""
     kind = action.kind
@@ -1017,19 +1021,9 @@ def pending(state: GameState) -> Pending | None:
     waiting = frame.get("await")
     if waiting is None:
         return None
-    # Pending(player, decision, info) without the frozen dataclass's __init__ (three
-    # object.__setattr__ calls: ~4x the cost, at every decision). The same object: its
-    # fields live in its __dict__ either way (equal, hashed, shown alike).
-    if _NATIVE:
-        return Pending(
-            waiting["player"], waiting["decision"], HANDLERS[frame["kind"]].info(state, frame)
-        )
-    pending = _new_object(Pending)
-    fields = pending.__dict__
-    fields["player"] = waiting["player"]
-    fields["decision"] = waiting["decision"]
-    fields["info"] = HANDLERS[frame["kind"]].info(state, frame)
-    return pending
+    return Pending(
+        waiting["player"], waiting["decision"], HANDLERS[frame["kind"]].info(state, frame)
+    )
 
 
 def legal_actions(state: GameState, player: int | None = None) -> list:

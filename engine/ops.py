@@ -214,6 +214,7 @@ def check_state(state: GameState, ev: list) -> None:
     if not any(hangars):
         return
     memo = state.memo  # V.state_info's memo read here while valid (a call per decision)
+    info: V.DefInfo
     if memo is not None and memo[0] is state.defs and memo[1] == len(memo[0]):
         info = memo[2]
     else:
@@ -242,7 +243,7 @@ def check_state(state: GameState, ev: list) -> None:
             destroy(state, card, ev, "armour 0")
 
 
-def _all_armoured(state: GameState, info) -> bool:
+def _all_armoured(state: GameState, info: V.DefInfo) -> bool:
     """Every ship has armour left without the static abilities: V.armour_left(state, ship,
     ()) > 0 for all, written out (printed armour + paid face-up attachments' bonuses +
     modifiers, floored at 0, above the damage)."""

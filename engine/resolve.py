@@ -1135,7 +1135,7 @@ class Window(Handler):
         out += [Action.make("activate", card=c, ability=i) for c, i in activatable(state, seat)]
         return out
 
-    def act(self, state: GameState, frame: dict, action, ev: list):
+    def act(self, state: GameState, frame: dict, action: Action, ev: list):
         seat = frame["to_act"]
         frame["to_act"] = next_seat(state, seat)
         if action.kind == "pass":

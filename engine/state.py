@@ -43,7 +43,7 @@ class CardInstance:
     bought: int  # upgrades bought this turn with M6 (max 2, R 4.5.2); default 0
     slot: str | None  # what a card in play poses as: ship/base/crew/armament (R 6.10)
     attached_to: int | None  # armament or boarded crew -> its ship
-    attachments: list  # ship -> armaments and boarded crew
+    attachments: list[int]  # ship -> armaments and boarded crew
     boarded: bool  # crew aboard for a combat (R 4.4.4)
     hit: bool  # R 11.4.4.6.6
     mods: list  # [stat, amount, duration, tag]
@@ -67,7 +67,7 @@ class CardInstance:
         bought: int = 0,
         slot: str | None = None,
         attached_to: int | None = None,
-        attachments: list | None = None,
+        attachments: list[int] | None = None,
         boarded: bool = False,
         hit: bool = False,
         mods: list | None = None,
@@ -129,13 +129,13 @@ class PlayerState:
     seat: int
     name: str
     credits: int = 0
-    colony: list = field(default_factory=list)
-    centre: list = field(default_factory=list)
-    surface: list = field(default_factory=list)
-    canteen: list = field(default_factory=list)
-    hangar: list = field(default_factory=list)
-    trash: list = field(default_factory=list)
-    wasteland: list = field(default_factory=list)
+    colony: list[int] = field(default_factory=list)
+    centre: list[int] = field(default_factory=list)
+    surface: list[int] = field(default_factory=list)
+    canteen: list[int] = field(default_factory=list)
+    hangar: list[int] = field(default_factory=list)
+    trash: list[int] = field(default_factory=list)
+    wasteland: list[int] = field(default_factory=list)
     mulligan_used: bool = False  # R 10.5
 
     def zone(self, name: str) -> list:
@@ -159,8 +159,8 @@ class PlayerState:
 class GameState:
     ruleset: Ruleset
     defs: dict  # card code -> card definition (dicts shaped like the set files)
-    players: list
-    cards: dict  # instance id -> CardInstance
+    players: list[PlayerState]
+    cards: dict[int, CardInstance]  # instance id -> CardInstance
     rng: Rng
     next_id: int = 1
     turn: int = 0  # global game turn, 1 = the starting player's first turn (R 10.6)

@@ -126,10 +126,14 @@ def view(state: GameState, viewer: int | None) -> dict:
     }
     if state.table is not None:  # multiplayer only: a two-player view is as it was
         out["table"] = _table(state)
-    p = pending(state)
-    if p is not None:
-        out["pending"] = {"player": p.player, "decision": p.decision, "info": p.info}
-        if viewer == p.player:
+    waiting = pending(state)
+    if waiting is not None:
+        out["pending"] = {
+            "player": waiting.player,
+            "decision": waiting.decision,
+            "info": waiting.info,
+        }
+        if viewer == waiting.player:
             out["actions"] = [a.to_dict() for a in legal_actions(state)]
     return out
 
