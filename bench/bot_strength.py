@@ -147,6 +147,7 @@ def main(argv=None):
     parser.add_argument("--seed", default="1")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--games", type=int, default=None, help="stop after N games per pair")
+    parser.add_argument("--start", type=int, default=0, help="skip the first K of those games")
     parser.add_argument("--strengths", nargs="+", default=["easy", "normal", "hard"])
     parser.add_argument("--opponents", nargs="+", default=["random", "heuristic"])
     parser.add_argument("--turn-limit", type=int, default=300, help="unfinished after it")
@@ -167,12 +168,13 @@ def main(argv=None):
             for pair in zip(games[: len(games) // 2], games[len(games) // 2 :], strict=True)
             for g in pair
         ][: args.games]
+    games = list(enumerate(games))[args.start :]  # (schedule index, game): seeds stay put
     results = []
     for strength in args.strengths:
         for opponent in args.opponents:
             rows = []
             started = time.perf_counter()
-            for i, game in enumerate(games):
+            for done, (i, game) in enumerate(games):
                 row = play(
                     cards, game, strength, opponent, args.seed, i, args.turn_limit, args.clock
                 )
@@ -187,7 +189,7 @@ def main(argv=None):
                             + "\n"
                         )
                 sys.stderr.write(
-                    f"\r{strength} vs {opponent}: {i + 1}/{len(games)} games, "
+                    f"\r{strength} vs {opponent}: {done + 1}/{len(games)} games, "
                     f"{sum(r['won'] for r in rows)} won, "
                     f"{time.perf_counter() - started:.0f} s"
                 )
