@@ -49,7 +49,9 @@ the positions everyone knows, never which of them fit the filter. The other pick
 hidden cards offer whole piles or the top of a colony by position (discards from the
 centre, M8's search, returning a pile, ordering the top), which is what a player sees
 across the table; they stay as they are. ``engine.view`` shows such a pick as its prompt
-and the picks left only.
+and the picks left only. Unseen cards keep their instance ids (frames and actions name
+cards by id); an id is fresh whenever a card enters or leaves a hidden zone or its pile is
+shuffled (engine/state.py): it tells where the card lies and since when, never what it is.
 
 The generator of a decision is seeded from the bot's seed and the observation, so the same
 observation always gives the same decision (with an iteration budget; a time budget stops
