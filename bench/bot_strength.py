@@ -11,7 +11,12 @@ the die roll of R 10.2). `--games N` stops after the first N games of the schedu
 quick look; the schedule then covers fewer colonies). Games stop at turn 300 like the
 simulator. Reports the win rate with a 95 % Wilson interval overall, per seat and per race
 (the games whose bot colony holds the race), and the distribution of the search bot's
-seconds per decision (only decisions with a choice: a single legal action is not searched).
+seconds per decision, wall and CPU (`time.process_time`, steadier on a shared machine; only
+decisions with a choice: a single legal action is not searched). `--turn-limit` (default
+300) ends a stalled game unfinished (a loss for the search bot). `--clock cpu` (the default)
+gives the bot's time budget in CPU seconds of this process (`time.process_time`): the
+strength of "hard" deciding in at most a second on one core, whatever else the machine
+runs; `--clock wall` is the bot as it is built (`time.perf_counter`).
 """
 
 from __future__ import annotations
@@ -55,21 +60,25 @@ def percentile(sorted_values, q):
     return sorted_values[i]
 
 
-def play(cards, game, strength, opponent, seed, index):
+def play(cards, game, strength, opponent, seed, index, turn_limit=300, clock="cpu"):
     me = game["seat"]
     colonies = [None, None]
     colonies[me] = build_colony(cards, game["races"])
     colonies[1 - me] = build_colony(cards, game["other"])
     bots = [None, None]
     bots[me] = make_bot(f"search-{strength}", f"{seed}-{index}-bot")
+    if clock == "cpu":  # the time budget in CPU seconds of this process: "on one core"
+        bots[me].clock = time.process_time
     bots[1 - me] = make_bot(opponent, f"{seed}-{index}-opp")
-    state = new_game(colonies, f"strength-{seed}-{index}", Ruleset(turn_limit=300))
+    state = new_game(colonies, f"strength-{seed}-{index}", Ruleset(turn_limit=turn_limit))
     times = []
+    cpu = []
     while (p := pending(state)) is not None:
         if p.player == me and len(legal_actions(state)) > 1:
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             action = bots[me].choose(state, me)
             times.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - cpu_started)
         else:
             action = bots[p.player].choose(state, p.player)
         apply(state, action)
@@ -77,6 +86,7 @@ def play(cards, game, strength, opponent, seed, index):
         "won": state.winner == me,
         "finished": state.winner is not None,
         "times": times,
+        "cpu": cpu,
         "turns": state.turn,
     }
 
@@ -108,11 +118,19 @@ def report(rows, strength, opponent):
             "wins": sum(r["won"] for r in sub),
             "rate": wilson(sum(r["won"] for r in sub), len(sub)),
         }
+    cpu = sorted(t for r in rows for t in r["cpu"])
+    out["decision_cpu_seconds"] = {
+        "decisions": len(cpu),
+        "median": percentile(cpu, 0.5),
+        "p95": percentile(cpu, 0.95),
+        "max": cpu[-1] if cpu else None,
+    }
     times = sorted(t for r in rows for t in r["times"])
     out["decision_seconds"] = {
         "decisions": len(times),
         "median": percentile(times, 0.5),
         "p90": percentile(times, 0.9),
+        "p95": percentile(times, 0.95),
         "p99": percentile(times, 0.99),
         "max": times[-1] if times else None,
     }
@@ -129,8 +147,16 @@ def main(argv=None):
     parser.add_argument("--seed", default="1")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--games", type=int, default=None, help="stop after N games per pair")
+    parser.add_argument("--start", type=int, default=0, help="skip the first K of those games")
     parser.add_argument("--strengths", nargs="+", default=["easy", "normal", "hard"])
     parser.add_argument("--opponents", nargs="+", default=["random", "heuristic"])
+    parser.add_argument("--turn-limit", type=int, default=300, help="unfinished after it")
+    parser.add_argument(
+        "--clock",
+        choices=("cpu", "wall"),
+        default="cpu",
+        help="the bot's time budget in CPU seconds (one core, whatever the load) or wall",
+    )
     parser.add_argument("--json", default=None)
     parser.add_argument("--log", default=None, help="append each game as a JSON line")
     args = parser.parse_args(argv)
@@ -142,13 +168,16 @@ def main(argv=None):
             for pair in zip(games[: len(games) // 2], games[len(games) // 2 :], strict=True)
             for g in pair
         ][: args.games]
+    games = list(enumerate(games))[args.start :]  # (schedule index, game): seeds stay put
     results = []
     for strength in args.strengths:
         for opponent in args.opponents:
             rows = []
             started = time.perf_counter()
-            for i, game in enumerate(games):
-                row = play(cards, game, strength, opponent, args.seed, i)
+            for done, (i, game) in enumerate(games):
+                row = play(
+                    cards, game, strength, opponent, args.seed, i, args.turn_limit, args.clock
+                )
                 row.update(seat=game["seat"], races=game["races"])
                 rows.append(row)
                 if args.log:  # one line per game, so a run stopped early keeps its games
@@ -160,7 +189,7 @@ def main(argv=None):
                             + "\n"
                         )
                 sys.stderr.write(
-                    f"\r{strength} vs {opponent}: {i + 1}/{len(games)} games, "
+                    f"\r{strength} vs {opponent}: {done + 1}/{len(games)} games, "
                     f"{sum(r['won'] for r in rows)} won, "
                     f"{time.perf_counter() - started:.0f} s"
                 )
@@ -185,7 +214,13 @@ def main(argv=None):
             if ds["decisions"]:
                 print(
                     f"  seconds per decision ({ds['decisions']}): median {ds['median']:.3f} "
-                    f"p90 {ds['p90']:.3f} p99 {ds['p99']:.3f} max {ds['max']:.3f}"
+                    f"p90 {ds['p90']:.3f} p95 {ds['p95']:.3f} p99 {ds['p99']:.3f} "
+                    f"max {ds['max']:.3f}"
+                )
+                dc = out["decision_cpu_seconds"]
+                print(
+                    f"  CPU seconds per decision: median {dc['median']:.3f} "
+                    f"p95 {dc['p95']:.3f} max {dc['max']:.3f}"
                 )
             sys.stdout.flush()
     if args.json:

@@ -1,23 +1,35 @@
 """The search bot (issue 18, engine.search): it decides from what its player may know only.
 
-* Tag and search (R 16.2, R 3.1 "who may look"): every card the seat may not look at gets a
-  unique tag code in the true state; no tag reaches the observation the bot decides from,
-  nor the true generator's key.
-* Twins (R 16.2): at every decision of a game, a twin of the true state that differs only
-  in the opponent's hidden cards, the order of the bot's own colony and the game's
-  generator (its view is the same) makes the bot take the same decision.
+* Tag and search (R 16.2, R 3.1 "who may look"): every card the seat may not look at
+  carries a unique tag code in the true state; no tag of an opponent's hidden card reaches
+  anything the bot decides from (the observed state, the definitions, the priors), nor the
+  true generator's key; the seat's own colony is known to it only as its list (R 9).
+* Twins (R 16.2): games whose opponents hold different hidden cards (other codes of the same
+  races, not only another order) and whose views are identical make the bot take the same
+  decision at every step, also when both games are driven on with the same actions.
+* The frame stack: another player's filtered search of their colony (the options offered
+  to them depend on their hidden cards) looks the same to the bot whatever fits the filter.
+* The prior: a sampled opponent colony keeps R 9.2 (three copies a name, the seen ones
+  counted) and R 9.3 (no race opposing one seen), with exactly the unseen count per zone.
 * It is a bot like the others: make_bot("search-easy" / "search-normal" / "search-hard"),
   legal decisions through a whole game, and an explanation of its top three options.
 """
 
+from collections import Counter
+
 from engine.bots import BOTS, HeuristicBot, RandomBot, make_bot
+from engine.catalog import OPPOSING_RACE
+from engine.flow import HANDLERS
 from engine.game import apply, legal_actions, new_game, pending
+from engine.resolve import EXEC
 from engine.rng import Rng
-from engine.search import HIDDEN, SearchBot, determinise, observe
+from engine.search import HIDDEN, SearchBot, card_pool, determinise, observe
 from engine.serialize import clone, dump
 from engine.simulate import load_cards
 from engine.soak import random_colony
 from engine.view import sees, view
+
+from .engine_kit import tagged_colony
 
 SMALL = {"iterations": 12, "seconds": None, "depth": 12}
 
@@ -36,88 +48,195 @@ def _game(seed, turns):
 
 
 def _twin(state, seat, seed):
-    """The same game with the unseen cards of `seat` re-dealt: the opponent's hidden cards
-    (centre, colony, wasteland, face down in play) shuffled among themselves, the seat's own
-    colony in another order, and another generator."""
+    """The same game as `seat` sees it with other hidden cards: each card of an opponent that
+    `seat` may not look at gets another code of the same race (a different card, not only
+    another place), the seat's own colony another order, and the game another generator."""
     twin = clone(state)
+    twin.defs = dict(twin.defs)  # (loaded definitions are shared: not in place)
     rng = Rng.from_seed(f"twin-{seed}")
-    by_owner = {}
+    by_race = {}
+    for d in card_pool():
+        by_race.setdefault(d["race"], []).append(d)
+    own = []
     for card in twin.cards.values():
-        if not sees(card, seat):
-            by_owner.setdefault(card.owner, []).append(card)
-    for cards in by_owner.values():
-        codes = [c.code for c in cards]
-        rng.shuffle(codes)
-        for card, code in zip(cards, codes, strict=True):
-            card.code = code
+        if sees(card, seat):
+            continue
+        if card.owner == seat:
+            own.append(card)
+            continue
+        others = [d for d in by_race[twin.defs[card.code]["race"]] if d["code"] != card.code]
+        new = others[rng.below(len(others))]
+        twin.defs.setdefault(new["code"], new)
+        card.code = new["code"]
+    codes = [c.code for c in own]
+    rng.shuffle(codes)
+    for card, code in zip(own, codes, strict=True):
+        card.code = code
     twin.rng = Rng.from_seed(f"twin-generator-{seed}")
     return twin
 
 
+def _hidden_from(state, seat):
+    return [c for c in state.cards.values() if c.owner != seat and not sees(c, seat)]
+
+
+def _everything(obs) -> str:
+    """All the bot decides from, as text: the state, the definitions, its list, the priors."""
+    parts = [getattr(obs, k) for k in obs.__slots__]  # every field, whatever it is called
+    priors = getattr(obs, "priors", {})
+    parts += [[getattr(p, k) for k in p.__slots__] for p in priors.values()]
+    return repr(parts)
+
+
 def test_tagged_hidden_identities_never_reach_the_observation():
-    """R 16.2 / R 3.1: tag each card `seat` may not look at with its own code (and a
-    definition for it); none of the tags, nor the generator's key, is in the observed
-    state. The tags reach the bot only in the colony lists, as multisets of codes (the
-    open-decklist assumption, docs/rulings.md): never tied to a card, zone or position."""
-    state = _game(1, 8)
-    for seat in (0, 1):
-        tagged = clone(state)
-        tagged.defs = dict(tagged.defs)  # (loaded definitions are shared: not in place)
-        tags = []
-        for card in tagged.cards.values():
-            if not sees(card, seat):
-                tag = f"TAG{card.id:05d}X"
-                tagged.defs[tag] = dict(tagged.defs[card.code], code=tag)
-                card.code = tag
-                tags.append(tag)
-        assert len(tags) > 30  # two colonies and the other centre at least
-        assert tagged.players[1 - seat].centre  # the opponent holds cards
-        obs = observe(tagged, seat)
-        for tag in tags:
-            assert tag not in obs.text
-        assert tagged.rng.to_dict()["key"] not in obs.text
-        # where each unseen card is stays unknown: the observation holds only their count
-        hidden = sum(1 for c in tagged.cards.values() if not sees(c, seat))
-        assert obs.text.count(f'"{HIDDEN}"') == hidden
-        assert sum(sum(u.values()) for u in obs.unseen) == hidden
+    """R 16.2 / R 3.1: a whole game between colonies whose 45 cards each carry a unique tag
+    (code and name). At every decision, for each seat: no tag of a card of the other seat
+    that it may not look at is anywhere in what the bot gets (the state, the definitions,
+    the priors), nor is the generator's key; its own colony's tags only as its own list."""
+    rng = Rng.from_seed("tags")
+    state = new_game([tagged_colony(rng, 0), tagged_colony(rng, 1)], "tags")
+    bots = [HeuristicBot("t0"), HeuristicBot("t1")]
+    checked = 0
+    while (p := pending(state)) is not None and state.turn <= 12:
+        if state.decisions % 3 == 0:
+            for seat in (0, 1):
+                obs = observe(state, seat)
+                everything = _everything(obs)
+                hidden = _hidden_from(state, seat)
+                assert hidden  # at least the other colony
+                for card in hidden:
+                    assert card.code not in everything, (seat, card.zone)
+                    assert state.defs[card.code]["name"] not in everything
+                for card in state.cards.values():
+                    if card.owner == seat and not sees(card, seat):  # its own colony
+                        assert card.code not in obs.text
+                        assert obs.unseen[card.code] == 1 and obs.own[card.code] == 1
+                assert state.rng.to_dict()["key"] not in everything
+                # where each unseen card is stays unknown: the state holds only their count
+                unseen = sum(1 for c in state.cards.values() if not sees(c, seat))
+                assert obs.text.count(f'"{HIDDEN}"') == unseen
+                checked += 1
+        apply(state, bots[p.player].choose(state, p.player))
+    assert checked > 100
 
 
 def test_a_determinisation_is_consistent_with_the_view():
-    """R 16.2: a sampled game looks exactly like the true one to the seat (same view), and
-    each owner's cards are its colony list."""
+    """R 16.2: a sampled game looks exactly like the true one to the seat (same view, so the
+    same count of unseen cards in every zone); the seat's own cards are its list; an
+    opponent's are a guess, not its list."""
     state = _game(2, 10)
     seat = state.active
     obs = observe(state, seat)
+    guessed_right = []
     for k in range(3):
         sample = determinise(obs, Rng.from_seed(f"d{k}"))
         assert view(sample, seat) == view(state, seat)
-        for owner in (0, 1):
-            mine = sorted(c.code for c in sample.cards.values() if c.owner == owner)
-            true = sorted(c.code for c in state.cards.values() if c.owner == owner)
-            assert mine == true
+        mine = sorted(c.code for c in sample.cards.values() if c.owner == seat)
+        assert mine == sorted(c.code for c in state.cards.values() if c.owner == seat)
+        theirs = Counter(c.code for c in sample.cards.values() if c.owner != seat)
+        true = Counter(c.code for c in state.cards.values() if c.owner != seat)
+        guessed_right.append(theirs == true)
+    assert not any(guessed_right)
+
+
+def test_the_prior_keeps_the_colony_rules():
+    """R 9.2 / R 9.3: each sampled opponent colony holds at most three copies of a name (the
+    seen copies counted) and no race opposing one of its races seen; the seat sees the same
+    cards as before."""
+    for seed in (3, 4):
+        state = _game(seed, 12)
+        seat = 0
+        obs = observe(state, seat)
+        seen = [c.code for c in state.cards.values() if c.owner != seat and sees(c, seat)]
+        races = {state.defs[code]["race"] for code in seen}
+        assert seen and races
+        for k in range(5):
+            sample = determinise(obs, Rng.from_seed(f"p{seed}-{k}"))
+            names = Counter(
+                sample.defs[c.code]["name"] for c in sample.cards.values() if c.owner != seat
+            )
+            assert max(names.values()) <= 3
+            for c in sample.cards.values():
+                if c.owner != seat:
+                    assert OPPOSING_RACE[sample.defs[c.code]["race"]] not in races
+            assert view(sample, seat) == view(state, seat)
 
 
 def test_same_decision_when_only_hidden_cards_differ_at_every_step():
-    """R 16.2: the bot (seat 0) against the heuristic bot; at each of its decisions a twin
-    that differs in the opponent's hidden cards and the deck order gives the same action."""
+    """R 16.2: the bot (seat 0) against the heuristic bot. A twin game holds other hidden
+    cards of the opponent (other codes of the same races) and the bot's colony in another
+    order; it is driven with the same actions as the true game while the bot's view of both
+    stays the same (made again from the true game when the view or the legal actions part),
+    and at every decision of the bot both games give the same action, with the same visits
+    and estimated win rates of its top three options."""
     cards = load_cards()
     rng = Rng.from_seed("twins")
     state = new_game([random_colony(rng, cards), random_colony(rng, cards)], "twins")
     bot = SearchBot("twins", "easy", **SMALL)
     other = HeuristicBot("other")
-    checked = differed = 0
-    while (p := pending(state)) is not None and state.turn <= 8:
+    twin = None
+    checked = differed = carried = made = 0
+    while (p := pending(state)) is not None and state.turn <= 10:
+        if twin is None or view(twin, 0) != view(state, 0):
+            twin = _twin(state, 0, made)
+            made += 1
+        else:
+            carried += 1
+        assert view(twin, 0) == view(state, 0)
         if p.player == 0:
-            twin = _twin(state, 0, checked)
-            assert view(twin, 0) == view(state, 0)
-            differed += any(twin.cards[cid].code != card.code for cid, card in state.cards.items())
+            hidden = _hidden_from(state, 0)
+            differed += any(twin.cards[c.id].code != c.code for c in hidden)
             action = bot.choose(state, 0)
+            explained = bot.explain()
             assert bot.choose(twin, 0).id == action.id, (state.turn, p.decision)
+            # the whole decision is the same: every visit count and estimated win rate
+            assert bot.explain() == explained, (state.turn, p.decision)
             checked += 1
         else:
             action = other.choose(state, 1)
-        apply(state, action)
-    assert checked >= 20 and differed == checked
+        apply(state, action.id)
+        if action.id in {a.id for a in legal_actions(twin)}:
+            apply(twin, action.id)
+        else:
+            twin = None
+    assert checked >= 20 and differed == checked and carried > 50
+
+
+def _searching(state, seat, codes):
+    """`seat` in the middle of a filtered search of its colony (Bányászbázis-like: the top
+    5, take a ship): the top of its colony gets `codes` first."""
+    s = clone(state)
+    colony = s.players[seat].colony
+    for cid, code in zip(colony, codes, strict=False):
+        s.cards[cid].code = code
+    eff = {"effect": "search_colony", "depth": 5, "filter": {"type": "ship"}}
+    frame = {"kind": "effects", "effects": [eff], "i": 0, "ctx": {"ctrl": seat, "path": ""}}
+    s.stack.append(frame)
+    assert EXEC["search_colony"](s, frame, eff, "0", []) is False  # it asks
+    HANDLERS["choice"].run(s, s.stack[-1], [])  # what the driver does next: it waits
+    assert pending(s).player == seat and pending(s).decision == "search"
+    return s
+
+
+def test_another_players_filtered_search_shows_no_hidden_identities():
+    """R 16.2 / R 16.4: the options of the opponent's search among its hidden colony cards
+    depend on which fit the filter; the bot's observation of two such searches, where other
+    cards fit, is the same (the view too)."""
+    state = _game(5, 6)
+    seat, other = 0, 1
+    ours = [c.code for c in state.cards.values() if c.owner == other]
+    ships = [code for code in ours if state.defs[code]["type"] == "ship"]
+    rest = [code for code in ours if state.defs[code]["type"] != "ship"]
+    a = _searching(state, other, [ships[0], rest[0], ships[1], rest[1], rest[2]])
+    b = _searching(state, other, [rest[0], ships[0], rest[1], rest[2], ships[1]])
+    assert a.stack[-1]["options"] != b.stack[-1]["options"]  # the true options differ
+    assert view(a, seat) == view(b, seat)
+    assert observe(a, seat).text == observe(b, seat).text
+    # a sampled game goes on: the opponent's search has options, the bot still decides
+    sample = determinise(observe(a, seat), Rng.from_seed("s"))
+    assert legal_actions(sample)
+    # the searching player's own observation keeps its real options
+    assert observe(a, other).text != observe(b, other).text
 
 
 def test_search_bots_are_bots_like_the_others():
