@@ -1,7 +1,8 @@
 """Time to pair the next Swiss round through the service (issue 14), N = 256 … 16,384.
 
 `services.pair_next_round` does what staff do with one click: the standings from the
-database (three queries and `standings.tabulate`, no Row per player), the pairing
+database (three queries, the matches as one array a column per round on PostgreSQL, and
+`standings.tabulate_columns`, no Row per player), the pairing
 (`swiss.pair_round`) and saving the draft (one round, one INSERT of its matches on
 PostgreSQL, the audit entry). This bench builds a real event in the database of
 DATABASE_URL (use PostgreSQL, as in production): N players entered (bulk inserts; the
@@ -10,9 +11,11 @@ service itself, published and given random results (best of one, player a or b w
 round is paired `--repeats` times, each inside a transaction rolled back afterwards, and
 timed with `time.perf_counter()` around `pair_next_round` only (and its CPU time,
 `time.process_time()`: this process's, not PostgreSQL's). Beside it, the pure functions
-on the same inputs: `standings()` (every Row), `tabulate().records()` (what the pairing
-uses) and `pair_round()`. `--gc-freeze` freezes the collector's objects before timing,
-as the web and worker processes do after start-up.
+on the same inputs, in CPU time: `standings()` (every Row), `tabulate_columns().records()`
+(what the pairing uses) and `pair_round()`. `--gc-freeze` freezes the collector's objects
+before timing, as the web and worker processes do after start-up. `--commit` lets each
+call commit (a rolled-back call skips PostgreSQL's deferred foreign-key checks of the
+draft's rows, which staff do wait for) and deletes the draft afterwards, untimed.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/kgk_bench \\
         .venv/bin/python bench/tournament_service_bench.py --sizes 256,4096,16384 --repeats 5
@@ -106,10 +109,29 @@ def check(rnd: Round, active: set, records):
     assert len(byes) <= 1 and not (set(byes) & had_bye), "illegal bye"
 
 
-def timed_service(t: Tournament, org, repeats: int, active: set) -> tuple[list[float], list[float]]:
-    """Wall and CPU (this process's: not PostgreSQL's) seconds of each pair_next_round."""
+def timed_service(
+    t: Tournament, org, repeats: int, active: set, commit: bool = False
+) -> tuple[list[float], list[float]]:
+    """Wall and CPU (this process's: not PostgreSQL's) seconds of each pair_next_round.
+
+    By default each call runs inside a transaction that is rolled back, so PostgreSQL's
+    deferred foreign-key checks of the draft's rows (Django makes them INITIALLY
+    DEFERRED) never run. With `commit`, pair_next_round commits as it does for staff and
+    the timing includes the commit; the draft is deleted afterwards, untimed."""
     times, cpu = [], []
     records = standings.player_records(services.current_standings(t))
+    if commit:
+        for _ in range(repeats):
+            start, start_cpu = time.perf_counter(), time.process_time()
+            rnd = services.pair_next_round(t, org)
+            times.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
+            check(rnd, active, records)
+            with transaction.atomic():
+                Match.objects.filter(round=rnd).delete()
+                t.audit.filter(action="pair").order_by("-pk")[:1].get().delete()
+                rnd.delete()
+        return times, cpu
     for _ in range(repeats):
         try:
             with transaction.atomic():
@@ -125,40 +147,42 @@ def timed_service(t: Tournament, org, repeats: int, active: set) -> tuple[list[f
 
 
 def timed_pure(t: Tournament, repeats: int) -> tuple[list[float], list[float], list[float]]:
-    """standings() (every Row), tabulate().records() (what the pairing uses) and
-    pair_round() alone, on the inputs the service builds."""
+    """standings() (every Row), tabulate_columns().records() (what the pairing uses, on
+    the columns the service reads) and pair_round() alone, on the inputs the service
+    builds."""
     captured = {}
-    original = standings.tabulate
+    original = standings.tabulate_columns
 
-    def capture(players, results, **kw):
-        captured["args"] = (list(players), list(results))
-        return original(*captured["args"], **kw)
+    def capture(players, *columns, **kw):
+        captured["args"] = (list(players), [list(c) for c in columns], kw)
+        return original(players, *columns, **kw)
 
-    services.standings_mod.tabulate = capture
+    services.standings_mod.tabulate_columns = capture
     try:
         services.current_standings(t)
     finally:
-        services.standings_mod.tabulate = original
-    players, results = captured["args"]
+        services.standings_mod.tabulate_columns = original
+    ids, columns, kw = captured["args"]
+    entrants = [standings.Entrant(pid, d) for pid, d in zip(ids, kw["dropped"], strict=True)]
     matches = [
         standings.Match.missed_round(r, a)
         if missed
         else standings.Match(r, a, b, ga, gb)
         if b is not None
         else standings.Match.bye(r, a)
-        for r, a, b, ga, gb, missed in results
+        for r, a, b, ga, gb, missed in zip(*columns, strict=True)
     ]
     st, tab, pr = [], [], []
     for _ in range(repeats):
-        start = time.perf_counter()
-        standings.standings(players, matches)
-        st.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        records = standings.tabulate(players, results).records()
-        tab.append(time.perf_counter() - start)
-        start = time.perf_counter()
+        start = time.process_time()
+        standings.standings(entrants, matches)
+        st.append(time.process_time() - start)
+        start = time.process_time()
+        records = standings.tabulate_columns(ids, *columns, **kw).records()
+        tab.append(time.process_time() - start)
+        start = time.process_time()
         swiss.pair_round(records, seed="bench")
-        pr.append(time.perf_counter() - start)
+        pr.append(time.process_time() - start)
     return st, tab, pr
 
 
@@ -173,14 +197,23 @@ def main():
         help="gc.collect() and gc.freeze() before timing, as cardgame/asgi.py and the Celery "
         "worker do after start-up (the collector's full passes then skip the loaded project)",
     )
+    parser.add_argument(
+        "--commit",
+        action="store_true",
+        help="let pair_next_round commit (the timing then includes the deferred foreign-key "
+        "checks of the draft's rows) and delete the draft afterwards, instead of rolling back",
+    )
     args = parser.parse_args()
     call_command("migrate", verbosity=0, interactive=False)
-    print(f"database: {connection.vendor}; repeats: {args.repeats}; gc.freeze: {args.gc_freeze}")
+    print(
+        f"database: {connection.vendor}; repeats: {args.repeats}; gc.freeze: {args.gc_freeze}; "
+        f"commit: {args.commit}; load average: {os.getloadavg()[0]:.1f}"
+    )
     print(
         "| N active | rounds before | service median | max | goal | service CPU | "
-        "standings() | tabulate().records() | pair_round() |"
+        "standings() | tabulate_columns().records() | pair_round() | load |"
     )
-    print("|---:|---:|---:|---:|---|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|")
     for n in [int(s) for s in args.sizes.split(",")]:
         rng = random.Random(args.seed + n)
         t, org = build_event(n, rng)
@@ -191,7 +224,7 @@ def main():
             if args.gc_freeze:
                 gc.collect()
                 gc.freeze()
-            service, cpu = timed_service(t, org, args.repeats, active)
+            service, cpu = timed_service(t, org, args.repeats, active, args.commit)
             st, tab, pr = timed_pure(t, args.repeats)
             if args.gc_freeze:
                 gc.unfreeze()
@@ -201,7 +234,8 @@ def main():
             ms = [f"{statistics.median(x) * 1000:.0f} ms" for x in (cpu, st, tab, pr)]
             print(
                 f"| {len(active):,} | {rounds - 1} | {median * 1000:.0f} ms | "
-                f"{max(service) * 1000:.0f} ms | {verdict} | {' | '.join(ms)} |",
+                f"{max(service) * 1000:.0f} ms | {verdict} | {' | '.join(ms)} | "
+                f"{os.getloadavg()[0]:.1f} |",
                 flush=True,
             )
         finally:

@@ -9,10 +9,12 @@ Pairing is tournaments.swiss.pair_round; standings are tournaments.standings.sta
 from __future__ import annotations
 
 import hashlib
+from itertools import compress
 
+from django.contrib.postgres.aggregates import ArrayAgg
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Q
+from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -427,44 +429,75 @@ def current_standings(t: Tournament) -> list[standings_mod.Row]:
 
 
 def _standings_table(t: Tournament) -> standings_mod.Table:
-    """`current_standings` in integer form (`standings.tabulate`): the pairing takes its
-    records from it without making a `Row` per player. Three queries whatever the
-    number of rounds: the registrations, the published rounds, and their matches as
-    plain tuples (no model instances, no join: a round's number comes from the second)."""
+    """`current_standings` in integer form (`standings.tabulate_columns`): the pairing
+    takes its records from it without making a `Row` per player. Three queries whatever
+    the number of rounds: the registrations, the published rounds, and their matches.
+    On PostgreSQL the matches come as one row per round holding one array per column
+    (`array_agg`): no Python object per match but the integers themselves, and no
+    cursor round trips (bench/RESULTS.md, issue 14); elsewhere as plain tuples."""
     regs = list(t.registrations.values_list("pk", "dropped", "dropped_after_round"))
     rounds = dict(t.rounds.filter(status=Round.PUBLISHED).values_list("pk", "number"))
-    rows = (
-        Match.objects.filter(round_id__in=list(rounds), stage="swiss")
-        .order_by()
-        .values_list("round_id", "player_a_id", "player_b_id", "games_a", "games_b", "status")
+    matches = Match.objects.filter(round_id__in=list(rounds), stage="swiss").order_by()
+    fields = ("player_a_id", "player_b_id", "games_a", "games_b")
+    if connection.vendor == "postgresql":
+        confirmed = ExpressionWrapper(Q(status=Match.CONFIRMED), output_field=BooleanField())
+        blocks = list(
+            matches.values("round_id")
+            .annotate(**{f"{f}s": ArrayAgg(f) for f in fields}, ok=ArrayAgg(confirmed))
+            .values_list("round_id", *(f"{f}s" for f in fields), "ok")
+        )
+    else:
+        by_round: dict[int, list] = {}
+        for round_id, *row in matches.values_list("round_id", *fields, "status"):
+            by_round.setdefault(round_id, []).append(row)
+        blocks = []
+        for round_id, rows in by_round.items():
+            a, b, games_a, games_b, status = zip(*rows, strict=True)
+            blocks.append(
+                (round_id, a, b, games_a, games_b, [x == Match.CONFIRMED for x in status])
+            )
+    return standings_mod.tabulate_columns(
+        [pk for pk, _dropped, _after in regs],
+        *_result_columns(t, regs, rounds, blocks),
+        dropped=[dropped for _pk, dropped, _after in regs],
     )
-    players = (standings_mod.Entrant(pk, dropped=dropped) for pk, dropped, _after in regs)
-    return standings_mod.tabulate(players, _results(t, regs, rounds, rows.iterator(2000)))
 
 
-def _results(t: Tournament, regs, rounds: dict, rows):
-    """The results for `standings.tabulate`, (round, a, b, games_a, games_b, missed), as
-    the rows arrive: a generator, so that tens of thousands of tuples never live at once
-    (each survivor makes the garbage collector's full passes come sooner)."""
-    confirmed = Match.CONFIRMED
+def _result_columns(t: Tournament, regs, rounds: dict, blocks) -> tuple[list, ...]:
+    """The results for `standings.tabulate_columns`: six columns (round, a, b, games_a,
+    games_b, missed), from one block a round (round id, then the round's matches as
+    columns a, b, games_a, games_b and whether each is confirmed). Only confirmed matches
+    are results; with `late_entry_losses`, every active player seated in none of a
+    published round's matches missed it (a dropped player, only up to their drop)."""
+    number_of, a_col, b_col, ga_col, gb_col = [], [], [], [], []
     late = t.late_entry_losses
-    seated: dict[int, set[int]] = {pk: set() for pk in rounds}  # players seated, per round
-    for round_id, a, b, games_a, games_b, status in rows:
+    seated: dict[int, set] = {}  # players seated (any status), per round id
+    for round_id, a, b, games_a, games_b, ok in blocks:
         if late:
-            seats = seated[round_id]
-            seats.add(a)
-            if b is not None:
-                seats.add(b)
-        if status == confirmed:
-            yield (rounds[round_id], a, b, games_a, games_b, False)
+            seated[round_id] = seats = set(a)
+            seats.update(b)
+        if not all(ok):
+            a, b, games_a, games_b = (list(compress(x, ok)) for x in (a, b, games_a, games_b))
+        number_of += [rounds[round_id]] * len(a)
+        a_col += a
+        b_col += b
+        ga_col += games_a
+        gb_col += games_b
+    missed = [False] * len(a_col)
     if late:
         every = {pk for pk, _dropped, _after in regs}
         left = {pk: after or 0 for pk, dropped, after in regs if dropped}
         for round_id, number in sorted(rounds.items(), key=lambda item: item[1]):
-            for pk in sorted(every - seated[round_id]):
+            for pk in sorted(every - seated.get(round_id, set())):
                 if pk in left and number > left[pk]:
                     continue  # not a loss: they had left
-                yield (number, pk, None, None, None, True)
+                number_of.append(number)
+                a_col.append(pk)
+                b_col.append(None)
+                ga_col.append(None)
+                gb_col.append(None)
+                missed.append(True)
+    return number_of, a_col, b_col, ga_col, gb_col, missed
 
 
 def round_complete(rnd: Round) -> bool:
@@ -535,7 +568,7 @@ def _insert_tables(t: Tournament, rnd: Round, tables: list[tuple]):
         columns.append(quote(f.column))
         select.append(f"x.c{k}")
         arrays.append(f"CAST(%s AS {f.cast_db_type(connection)}[])")
-    params.extend(list(column) for column in zip(*tables, strict=True))
+    params.extend(_array_text(column) for column in zip(*tables, strict=True))
     names = ", ".join(f"c{k}" for k in range(len(_TABLE_FIELDS)))
     # every name and type in this text comes from the model's metadata; the values are
     # parameters
@@ -544,6 +577,25 @@ def _insert_tables(t: Tournament, rnd: Round, tables: list[tuple]):
     sql = f"INSERT INTO {table} ({into}) SELECT {values} FROM unnest({unnest}) AS x({names})"  # nosec B608
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
+
+
+def _array_text(values) -> str:
+    """A PostgreSQL array literal ('{1,2,NULL}', strings double-quoted) of ints, strings
+    and Nones, sent as one text parameter: psycopg's client-side binding dumps a Python
+    list element by element in Python (bench/RESULTS.md, issue 14)."""
+    if set(map(type, values)) <= {int}:
+        return "{" + ",".join(map(str, values)) + "}"
+    out = []
+    for v in values:
+        if v is None:
+            out.append("NULL")
+        elif isinstance(v, bool):
+            out.append("true" if v else "false")
+        elif isinstance(v, int):
+            out.append(str(v))
+        else:
+            out.append('"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"')
+    return "{" + ",".join(out) + "}"
 
 
 @transaction.atomic

@@ -27,10 +27,13 @@ There are no draws in KGK (R 18.4): a match with equal game wins is rejected.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections import Counter
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import compress, repeat
 from math import gcd
+from operator import add, eq, is_, mul, not_
 
 from tournaments.swiss import PlayerRecord
 
@@ -161,37 +164,162 @@ def tabulate(
     are ignored). The same checks and errors as `standings()`, which is
     `tabulate(...).rows()`; the pairing needs only `tabulate(...).records()`.
 
-    One pass over the results, then a few over the players: linear in the matches
-    (tests/tournaments/test_standings_equivalence.py counts the work).
+    The results are read once and turned into columns (`tabulate_columns`).
     """
-    ids: list = []
-    dropped: list[bool] = []
-    index: dict = {}
-    for e in players:
-        pid, drop = (e.id, e.dropped) if isinstance(e, Entrant) else (e, False)
-        if pid in index:
-            raise ValueError(f"player {pid!r} is listed twice")
-        index[pid] = len(ids)
-        ids.append(pid)
-        dropped.append(drop)
+    columns = list(zip(*results, strict=True))
+    if not columns:
+        columns = [()] * 6
+    elif len(columns) != 6:
+        raise ValueError("a result is (round, a, b, games_a, games_b, missed)")
+    return tabulate_columns(players, *columns, bye_games=bye_games)
+
+
+def tabulate_columns(
+    players: Iterable[Entrant | PlayerId],
+    rounds: Sequence,
+    a: Sequence,
+    b: Sequence,
+    games_a: Sequence,
+    games_b: Sequence,
+    missed: Sequence,
+    *,
+    bye_games: tuple[int, int] = BYE_GAMES,
+    dropped: Sequence[bool] | None = None,
+) -> Table:
+    """`tabulate` on results given as six columns of equal length (result k is
+    `(rounds[k], a[k], b[k], games_a[k], games_b[k], missed[k])`): what the service
+    reads from the database, one array per column. With `dropped` (a flag a player),
+    `players` are bare ids.
+
+    Linear in the matches. The lookups of the players' indices and every check run on
+    whole columns through builtins (`map`, `compress`, `set`: no Python statement per
+    result); what is left a result is one loop of integer updates and two appends,
+    and the rounds of a player's opponents are gathered only when `rows()` reads them
+    (tests/tournaments/test_standings_equivalence.py compares every row with the
+    reference model and counts the work). When a column check fails, `_first_error`
+    walks the results in order and raises the error the row-by-row reading raised for
+    the first bad one (so bad input gives the same errors as before).
+    row-by-row reading raised for the first bad one.
+    """
+    if dropped is not None:  # bare ids, with their dropped flags beside them
+        ids, dropped = list(players), list(dropped)
+        index = dict(zip(ids, range(len(ids)), strict=False))
+        if len(index) != len(ids) or len(dropped) != len(ids):
+            seen: set = set()
+            twice = next((pid for pid in ids if pid in seen or seen.add(pid)), None)
+            if twice is not None:
+                raise ValueError(f"player {twice!r} is listed twice")
+            raise ValueError("one dropped flag a player")
+    else:
+        ids, dropped, index = [], [], {}
+        for e in players:
+            pid, drop = (e.id, e.dropped) if isinstance(e, Entrant) else (e, False)
+            if pid in index:
+                raise ValueError(f"player {pid!r} is listed twice")
+            index[pid] = len(ids)
+            ids.append(pid)
+            dropped.append(drop)
     n = len(ids)
-    wins, byes, missed, gw, gl = ([0] * n for _ in range(5))  # wins: match wins, for now
+    columns = (rounds, a, b, games_a, games_b, missed)
+    if len(set(map(len, columns))) > 1:
+        raise ValueError("the result columns differ in length")
+    lone_mask = list(map(is_, b, repeat(None)))  # byes and missed rounds
+    if any(lone_mask):
+        pair_mask = list(map(not_, lone_mask))
+        p_round, p_a, p_b, p_ga, p_gb, p_missed = (
+            list(compress(column, pair_mask)) for column in columns
+        )
+        l_round, l_a, l_missed = (
+            list(compress(column, lone_mask)) for column in (rounds, a, missed)
+        )
+    else:
+        p_round, p_a, p_b, p_ga, p_gb, p_missed = columns
+        l_round = l_a = l_missed = ()
+    lookup = index.__getitem__
+    try:
+        ia = list(map(lookup, p_a))
+        ib = list(map(lookup, p_b))
+        il = list(map(lookup, l_a))
+        bad = (
+            any(map(eq, ia, ib))
+            or any(p_missed)
+            or (p_ga and (min(p_ga) < 0 or min(p_gb) < 0))
+            or any(map(eq, p_ga, p_gb))
+        )
+    except KeyError:
+        bad = True
+    if bad:
+        _first_error(index, *columns)
+    # The hot loop: a few integer updates and two appends a match, nothing else (no
+    # lookup, no check, no round: the checks ran on whole columns above, and the rounds
+    # of a player's opponents are gathered only if `rows()` asks, `Table.opp_round`).
+    wins, gw, gl = [0] * n, [0] * n, [0] * n  # wins: match wins, for now
     opp: list[list[int]] = [[] for _ in range(n)]  # opponents' indices, as the results came
-    opp_round: list[list[int]] = [[] for _ in range(n)]  # the round of each
-    lone: dict[int, list[int]] = {}  # the rounds of a player's byes and missed rounds
+    for i, j, x, y in zip(ia, ib, p_ga, p_gb, strict=True):
+        if x > y:
+            wins[i] += 1
+        else:
+            wins[j] += 1
+        gw[i] += x
+        gl[i] += y
+        gw[j] += y
+        gl[j] += x
+        opp[i].append(j)
+        opp[j].append(i)
+    missed_flags = list(map(bool, l_missed))
+    count = Counter(compress(il, missed_flags))
+    n_missed = list(map(count.get, range(n), repeat(0)))
+    count = Counter(compress(il, map(not_, missed_flags)))
+    byes = list(map(count.get, range(n), repeat(0)))
+    lone: dict[int, list] = {}  # the rounds of a player's byes and missed rounds
+    for i, rnd in zip(il, l_round, strict=True):
+        lone.setdefault(i, []).append(rnd)
+    if not _one_result_a_round(n, p_round, ia, ib, l_round, il):
+        opp_round = _opponent_rounds(n, p_round, ia, ib)
+        for i in range(n):
+            played = opp_round[i] + lone[i] if i in lone else opp_round[i]
+            if len(set(played)) != len(played):
+                twice = next(r for k, r in enumerate(played) if r in played[:k])
+                raise ValueError(f"round {twice}: {ids[i]!r} has two results")
+    table = Table(ids, dropped, wins, byes, n_missed, gw, gl, opp, bye_games)
+    table._rounds_of = (p_round, ia, ib)
+    return table
+
+
+def _opponent_rounds(n: int, p_round, ia, ib) -> list[list]:
+    """The rounds of each player's matches, in the order of `opp[i]`."""
+    rounds: list[list] = [[] for _ in range(n)]
+    for rnd, i, j in zip(p_round, ia, ib, strict=True):
+        rounds[i].append(rnd)
+        rounds[j].append(rnd)
+    return rounds
+
+
+def _one_result_a_round(n: int, p_round, ia, ib, l_round, il) -> bool:
+    """Whether no player has two results in one round (a match, a bye or a missed round):
+    every (round, player) once. With integer rounds, (round, player) is the integer
+    round * n + player (one to one, as 0 <= player < n); otherwise a tuple."""
+    total = 2 * len(ia) + len(il)
+    if set(map(type, p_round)) | set(map(type, l_round)) <= {int}:
+        scaled = list(map(mul, p_round, repeat(n)))
+        seen = set(map(add, scaled, ia))
+        seen.update(map(add, scaled, ib))
+        seen.update(map(add, map(mul, l_round, repeat(n)), il))
+    else:
+        seen = set(zip(p_round, ia, strict=True))
+        seen.update(zip(p_round, ib, strict=True))
+        seen.update(zip(l_round, il, strict=True))
+    return len(seen) == total
+
+
+def _first_error(index: dict, *columns):
+    """Raise the error of the first result (in order) that `tabulate` cannot count."""
     get = index.get
-    # The hot loop: a few integer updates and appends a result (no object per result).
-    # Losses, byes' and missed rounds' games and the one-result-a-round check follow it.
-    for rnd, a, b, games_a, games_b, was_missed in results:
+    for rnd, a, b, games_a, games_b, was_missed in zip(*columns, strict=True):
         i = get(a)
         if b is None:
             if i is None:
                 raise ValueError(f"round {rnd}: unknown player {a!r}")
-            lone.setdefault(i, []).append(rnd)
-            if was_missed:
-                missed[i] += 1
-            else:
-                byes[i] += 1
             continue
         j = get(b)
         if (
@@ -204,29 +332,7 @@ def tabulate(
             or games_a == games_b
         ):
             _reject(rnd, a, b, games_a, games_b, was_missed, i, j)
-        if games_a > games_b:
-            wins[i] += 1
-        else:
-            wins[j] += 1
-        gw[i] += games_a
-        gl[i] += games_b
-        gw[j] += games_b
-        gl[j] += games_a
-        opp[i].append(j)
-        opp[j].append(i)
-        opp_round[i].append(rnd)
-        opp_round[j].append(rnd)
-    for i in range(n):
-        rounds = opp_round[i] + lone[i] if i in lone else opp_round[i]
-        if len(set(rounds)) != len(rounds):
-            twice = next(r for k, r in enumerate(rounds) if r in rounds[:k])
-            raise ValueError(f"round {twice}: {ids[i]!r} has two results")
-    losses = [len(o) - w + m for o, w, m in zip(opp, wins, missed, strict=True)]
-    wins = list(map(int.__add__, wins, byes))
-    (win_bye, lose_bye), (win_missed, lose_missed) = bye_games, MISSED_GAMES
-    gw = [g + b * win_bye + m * win_missed for g, b, m in zip(gw, byes, missed, strict=True)]
-    gl = [g + b * lose_bye + m * lose_missed for g, b, m in zip(gl, byes, missed, strict=True)]
-    return Table(ids, dropped, wins, losses, byes, missed, gw, gl, opp, opp_round, bye_games)
+    raise AssertionError("a check failed on the columns but on no result")
 
 
 def _reject(rnd, a, b, games_a, games_b, was_missed, i, j):
@@ -292,11 +398,23 @@ class Table:
     fractions and explain texts), `records()` the pairing's `PlayerRecord`s.
     """
 
-    def __init__(self, ids, dropped, wins, losses, byes, missed, gw, gl, opp, opp_round, bye_games):
-        self.ids, self.dropped = ids, dropped
-        self.wins, self.losses, self.byes, self.missed = wins, losses, byes, missed
-        self.gw, self.gl, self.opp, self.opp_round = gw, gl, opp, opp_round
-        self.bye_games = bye_games
+    def __init__(self, ids, dropped, wins, byes, missed, gw, gl, opp, bye_games):
+        """`wins` are the match wins over opponents, `gw` and `gl` the games of matches
+        only: the byes and the missed rounds are added here."""
+        self.ids, self.dropped, self.byes, self.missed = ids, dropped, byes, missed
+        self.opp, self.bye_games = opp, bye_games
+        self.losses = [len(o) - w + m for o, w, m in zip(opp, wins, missed, strict=True)]
+        self.wins = wins = list(map(add, wins, byes))
+        (win_bye, lose_bye), (win_missed, lose_missed) = bye_games, MISSED_GAMES
+        self.gw = [
+            g + b * win_bye + m * win_missed for g, b, m in zip(gw, byes, missed, strict=True)
+        ]
+        self.gl = [
+            g + b * lose_bye + m * lose_missed for g, b, m in zip(gl, byes, missed, strict=True)
+        ]
+        losses, gw, gl = self.losses, self.gw, self.gl
+        self._opp_round = None
+        self._rounds_of = None
         self.mw = mw = _Percentages(wins, losses)
         self.gwp = gwp = _Percentages(gw, gl)
         n = len(ids)
@@ -331,6 +449,14 @@ class Table:
                 starts.append(pos)
                 last = key
         starts.append(n)
+
+    @property
+    def opp_round(self) -> list[list]:
+        """The round of each opponent in `opp[i]`, gathered when first asked (the
+        pairing never asks)."""
+        if self._opp_round is None:
+            self._opp_round = _opponent_rounds(len(self.ids), *self._rounds_of)
+        return self._opp_round
 
     def _mean(self, sums: list[int], den: int, i: int) -> Fraction:
         k = len(self.opp[i])
@@ -375,19 +501,21 @@ class Table:
         return out
 
     def records(self) -> list[PlayerRecord]:
-        """`player_records(self.rows())`, without making the rows."""
-        ids, wins, byes, dropped, opp = self.ids, self.wins, self.byes, self.dropped, self.opp
-        return [
-            PlayerRecord(
-                id=ids[i],
-                points=MATCH_WIN_POINTS * wins[i],
-                rank=rank,
-                opponents=frozenset(map(ids.__getitem__, opp[i])),
-                had_bye=byes[i] > 0,
-                dropped=dropped[i],
+        """`player_records(self.rows())`, without making the rows: one column a field,
+        best first, then one `PlayerRecord` a player."""
+        order, get = self.order, self.ids.__getitem__
+        wins, byes, opp = self.wins, self.byes, self.opp
+        return list(
+            map(
+                PlayerRecord,
+                map(get, order),
+                [MATCH_WIN_POINTS * wins[i] for i in order],
+                range(1, len(order) + 1),
+                [frozenset(map(get, opp[i])) for i in order],
+                [byes[i] > 0 for i in order],
+                map(self.dropped.__getitem__, order),
             )
-            for rank, i in enumerate(self.order, 1)
-        ]
+        )
 
 
 class _Explain(Mapping):

@@ -71,6 +71,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import networkx as nx
 
@@ -90,13 +91,16 @@ UNIQUE_LIMIT = 16
 _GREEDY_FLOAT_TRIES = 4  # outgoing-floater candidates the greedy tries before giving up
 
 
-@dataclass(frozen=True)
-class PlayerRecord:
+class PlayerRecord(NamedTuple):
     """One registered player as the pairing sees them before a round.
 
     `rank` is the current standings position (1 = first); players are ordered by
     points, then rank. `opponents` are the ids of everyone they have played (byes
     excluded). Dropped players are never paired; they may stay in the list.
+
+    A named tuple (immutable, compared by value), not a frozen dataclass: the service
+    makes one a player before every round, and a frozen dataclass's `__init__` cost
+    a dozen times as much (16,384 players: bench/RESULTS.md, issue 14).
     """
 
     id: PlayerId

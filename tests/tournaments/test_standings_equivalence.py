@@ -64,6 +64,12 @@ def assert_same(players, history, **kw):
     entrants = [new.Entrant(pid, dropped) for pid, dropped in players]
     table = new.tabulate(entrants, [_raw(h) for h in history], **kw)
     assert table.records() == new.player_records(got)
+    # The service's path: bare ids with their dropped flags, the results as columns.
+    columns = list(zip(*[_raw(h) for h in history], strict=True)) or [()] * 6
+    ids, flags = [pid for pid, _ in players], [dropped for _, dropped in players]
+    by_columns = new.tabulate_columns(ids, *columns, dropped=flags, **kw)
+    assert [flat(r) for r in by_columns.rows()] == [flat(r) for r in want]
+    assert by_columns.records() == table.records()
     return got
 
 
@@ -173,6 +179,37 @@ def test_raw_results_are_checked_as_matches_are(result, message):
         new.tabulate("ab", [result])
     with pytest.raises(ValueError, match="two results"):
         new.tabulate("ab", [(1, "a", "b", 2, 0, False), (1, "b", None, 0, 2, True)])
+
+
+@pytest.mark.parametrize(
+    "results, message",
+    [
+        (
+            [(1, "a", "b", 1, 0, False), (2, "a", "z", 1, 0, False), (3, "a", "b", 1, 1, False)],
+            "unknown",
+        ),
+        (
+            [(3, "a", "b", 1, 1, False), (2, "a", "z", 1, 0, False), (1, "a", "b", 1, 0, False)],
+            "no draws",
+        ),
+        (
+            [(1, "b", "a", 0, 1, False), (2, "z", None, 2, 0, False), (2, "a", "a", 1, 0, False)],
+            "unknown",
+        ),
+        ([(2, "a", "b", -1, 1, False), (1, "a", "b", 1, 1, False)], "negative"),
+        (
+            [(1, "a", "b", 1, 0, False), (2, "a", "b", 0, 1, False), (1, "b", None, 2, 0, False)],
+            "round 1: 'b' has two",
+        ),
+    ],
+)
+def test_the_first_bad_result_is_the_one_reported(results, message):
+    """tabulate checks whole columns at once; the error is still the one of the first bad
+    result in the order given, as the row-by-row reading (and `standings()`) reported it."""
+    with pytest.raises(ValueError, match=message):
+        new.tabulate("ab", results)
+    with pytest.raises(ValueError, match=message):
+        new.tabulate_columns(list("ab"), *zip(*results, strict=True), dropped=[False, False])
 
 
 class CountedId:
