@@ -5,7 +5,7 @@
         [--web 1] [--server uvicorn|daphne] [--latency-only] [--throughput-only] [--seats 4]
         [--port 8765] [--redis redis://127.0.0.1:6379/4] [--db-name kgk_bench_matches]
 
-Issue 16's scale run: --games 200 --workers 4 --web 2 --think-model people --latency-only
+Issue 16's scale run: --games 200 --workers 4 --web 2 --think-model people --ramp 20 --latency-only
 (two uvicorn processes on --port and --port + 1, each game's clients on one of them).
 
 Uses its own database `kgk_bench_matches` (dropped and recreated) and Redis DB 4 (flushed),
@@ -53,6 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from benchdb import ROOT, bench_url, percentile, recreate_database  # noqa: E402
 
 REDIS = "redis://127.0.0.1:6379/4"
+RECONNECT = (5, 20)  # seconds between a client's reconnects (--reconnect)
 PORT = 8765
 HOST = f"127.0.0.1:{PORT}"
 OUT = ROOT / "bench" / "out"
@@ -239,37 +240,48 @@ class Person:
             writer.close()
         return int(status_line.split()[1])
 
-    async def socket_loop(self, websockets, stop_at):
+    async def socket_loop(self, websockets, stop_at, ramp=0.0):
         # The first connection of every client opens in the same instant as 99 others (the
-        # start of the run): it is kept apart from the reconnects that "resync" measures.
+        # start of the run; spread over `ramp` s with --ramp): it is kept apart from the
+        # reconnects that "resync" measures.
         initial = True
+        await asyncio.sleep(self.rng.uniform(0, ramp))
         while time.monotonic() < stop_at and not self.over:
             samples = self.record["connect" if initial else "resync"]
             initial = False
             started = time.perf_counter()
-            async with websockets.connect(
-                f"ws://{self.host}/ws/matches/{self.match_id}/",
-                additional_headers={"Cookie": self.cookie, "Origin": f"http://{self.host}"},
-            ) as ws:
-                first = True
-                reconnect_at = time.monotonic() + self.rng.uniform(5, 20)
-                while time.monotonic() < min(stop_at, reconnect_at) and not self.over:
-                    try:
-                        raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
-                    except TimeoutError:
-                        continue
-                    now = time.perf_counter()
-                    message = json.loads(raw)
-                    if first:
-                        samples.append((now - started) * 1000)
-                        first = False
-                    key = (self.match_id, message["version"], self.seat)
-                    self.record["arrivals"].setdefault(key, now)
-                    if self.latest is None or message["version"] >= self.latest["version"]:
-                        self.latest = message
-                        self.changed.set()
-                    self.over = message["state"]["status"] != "active"
+            try:
+                await self.watch(websockets, stop_at, samples, started)
+            except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
+                # refused or timed out (a page would try again): counted, then again
+                self.record["connect failures"] += 1
+                await asyncio.sleep(self.rng.uniform(0.5, 2))
         self.changed.set()
+
+    async def watch(self, websockets, stop_at, samples, started):
+        async with websockets.connect(
+            f"ws://{self.host}/ws/matches/{self.match_id}/",
+            additional_headers={"Cookie": self.cookie, "Origin": f"http://{self.host}"},
+            open_timeout=30,
+        ) as ws:
+            first = True
+            reconnect_at = time.monotonic() + self.rng.uniform(*RECONNECT)
+            while time.monotonic() < min(stop_at, reconnect_at) and not self.over:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                except TimeoutError:
+                    continue
+                now = time.perf_counter()
+                message = json.loads(raw)
+                if first:
+                    samples.append((now - started) * 1000)
+                    first = False
+                key = (self.match_id, message["version"], self.seat)
+                self.record["arrivals"].setdefault(key, now)
+                if self.latest is None or message["version"] >= self.latest["version"]:
+                    self.latest = message
+                    self.changed.set()
+                self.over = message["state"]["status"] != "active"
 
     async def play_loop(self, stop_at):
         acted = set()
@@ -298,10 +310,11 @@ class Person:
                 self.record["posts"].append((self.match_id, version + 1, sent, time.monotonic()))
 
 
-async def human_phase(games, sessions, seconds, think, web=1, model="uniform"):
+async def human_phase(games, sessions, seconds, think, web=1, model="uniform", ramp=0.0):
     import websockets
 
-    record = {"arrivals": {}, "posts": [], "resync": [], "connect": [], "status": {}, "post": []}
+    record = {"arrivals": {}, "posts": [], "resync": [], "connect": [], "status": {}, "post": [],
+              "connect failures": 0}  # fmt: skip
     rng = random.Random(1)
     stop_at = time.monotonic() + seconds
     tasks = []
@@ -309,7 +322,7 @@ async def human_phase(games, sessions, seconds, think, web=1, model="uniform"):
         for s in (0, 1):
             host = f"127.0.0.1:{PORT + g % web}"
             person = Person(match_id, s, sessions[2 * g + s], think, record, rng, host, model)
-            tasks += [person.socket_loop(websockets, stop_at), person.play_loop(stop_at)]
+            tasks += [person.socket_loop(websockets, stop_at, ramp), person.play_loop(stop_at)]
     await asyncio.gather(*tasks)
     return latencies(record, stop_at)
 
@@ -318,6 +331,7 @@ def latencies(record, stop_at):
     """POST sent -> that version's update on each player's socket (after the run: no polling
     in the measuring process while it runs)."""
     stats = {"first": [], "both": [], "resync": record["resync"], "lost": 0,
+             "connect failures": record["connect failures"],
              "first connect": record["connect"],
              "status": record["status"], "post": record["post"]}  # fmt: skip
     arrivals = record["arrivals"]
@@ -467,7 +481,11 @@ class Floor(threading.Thread):
             key = f"bench-floor:{secrets.token_hex(8)}"
             started = time.perf_counter()
             floor_ping.delay(key)
-            if client.blpop([key], timeout=10) is not None:
+            try:
+                popped = client.blpop([key], timeout=10)
+            except redis.RedisError:  # a read timed out on a swamped machine: no sample
+                popped = None
+            if popped is not None:
                 self.samples.append((time.perf_counter() - started) * 1000)
 
     def stop(self):
@@ -493,7 +511,7 @@ def summary(name, samples):
 
 
 def main():
-    global PORT, HOST, REDIS
+    global PORT, HOST, REDIS, RECONNECT
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60)
@@ -505,6 +523,14 @@ def main():
         help="uniform 0.5-1.5 x --think, or log-normal with a slow tail",
     )
     parser.add_argument("--web", type=int, default=1, help="web processes (ports --port + i)")
+    parser.add_argument("--reconnect", type=float, default=None,
+                        help="mean seconds between a client's reconnects (default 5-20 s)")  # fmt: skip
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        default=0.0,
+        help="spread the clients' first connections over this many seconds",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--server", choices=sorted(SERVERS), default="uvicorn")
     parser.add_argument("--latency-only", action="store_true", help="phase 1 only")
@@ -515,6 +541,8 @@ def main():
     parser.add_argument("--throughput-only", action="store_true", help="phase 2 only")
     args = parser.parse_args()
     PORT, HOST, REDIS = args.port, f"127.0.0.1:{args.port}", args.redis
+    if args.reconnect:
+        RECONNECT = (0.5 * args.reconnect, 1.5 * args.reconnect)
     OUT.mkdir(exist_ok=True)
     source = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/kgk")
     db_url = bench_url(source, args.db_name)
@@ -541,7 +569,9 @@ def main():
         floor.start()
         try:
             stats = asyncio.run(
-                human_phase(games, sessions, args.seconds, args.think, args.web, args.think_model)
+                human_phase(
+                    games, sessions, args.seconds, args.think, args.web, args.think_model, args.ramp
+                )  # fmt: skip
             )
         finally:
             floor.stop()
@@ -566,7 +596,8 @@ def main():
             print("  " + line)
         over = sum(1 for ms in stats["both"] if ms > 1000)
         print(f"  deliveries over 1 s (both sockets): {over}")
-        print(f"  lost updates: {stats['lost']}; POST statuses: {stats['status']}")
+        print(f"  lost updates: {stats['lost']}; POST statuses: {stats['status']}; "
+              f"socket connections refused or timed out: {stats['connect failures']}")  # fmt: skip
         if args.seconds and applied:
             workers_cpu = sum(v for k, v in cpu_used.items() if k.startswith("worker"))
             web_cpu = sum(v for k, v in cpu_used.items() if k.startswith("web"))
