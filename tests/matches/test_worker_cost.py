@@ -15,7 +15,7 @@ import pytest
 from engine.game import legal_actions, pending
 from engine.serialize import load
 from matches import push, services, state_cache
-from matches.models import ActionRequest, Match
+from matches.models import ActionRequest
 
 from .kit import assert_consistent
 
@@ -112,14 +112,15 @@ def _counting_round_trips():
     return counts, patches
 
 
-def test_a_push_reaches_every_group_and_notes_the_version_in_two_round_trips(
-    redis_url, settings
-):
+def test_a_push_reaches_every_group_and_notes_the_version_in_two_round_trips(redis_url, settings):
     from channels_redis.core import RedisChannelLayer
     from django.core.cache import cache
 
     settings.CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url},
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_url,
+        },
         "throttle": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     }
     layer = RedisChannelLayer(hosts=[redis_url])
