@@ -13,7 +13,7 @@ import os
 import threading
 from collections import OrderedDict
 
-SIZE = int(os.environ.get("KGK_STATE_CACHE_SIZE", "512"))  # matches; ~0.2 MB each
+SIZE = int(os.environ.get("KGK_STATE_CACHE_SIZE", "512"))  # matches; ~60 kB each (tracemalloc)
 
 _states: OrderedDict = OrderedDict()
 _lock = threading.Lock()
