@@ -558,6 +558,8 @@ def drain(match_id: int) -> int:
         banks = [seat.time_bank for seat in seats]
         state = state_cache.take(match_id, match.version, match.updated)
         if state is None:
+            if not match.state:  # left out for an entry another thread evicted since
+                match.state = Match.objects.values_list("state", flat=True).get(pk=match_id)
             state = load(match.state)
         now = timezone.now()
         events = []
