@@ -534,9 +534,10 @@ def _finish(match, status, winner_seat, result, reason=""):
 def drain(match_id: int) -> int:
     """Apply every pending request of a match in order; return how many were applied.
 
-    Three statements and the commit (tests/matches/test_drain_queries.py) in three round
-    trips to PostgreSQL: the match row locked with its seats and the pending requests (two
-    statements sent together, with the BEGIN), then every write in one `WriteBatch` (requests, events, position, time
+    Three statements and the commit (tests/matches/test_drain_queries.py), in four round
+    trips to PostgreSQL with psycopg's BEGIN (it waits for the BEGIN even in pipeline
+    mode): the match row locked with its seats and the pending requests (two statements
+    sent together), then every write in one `WriteBatch` (requests, events, position, time
     banks). The position comes from this process's state cache when it committed that
     version itself (matches/state_cache.py); the 22 kB dump is only read otherwise.
     """
@@ -682,8 +683,8 @@ _TEMPLATES = _Templates()
 
 def fetch_together(*compiled) -> list[list]:
     """Each compiled queryset's model objects, as `list(queryset)` gives them, from ONE round
-    trip to PostgreSQL: the statements (and the transaction's BEGIN before them) go out
-    together in psycopg's pipeline mode and run one after the other. `compiled`:
+    trip to PostgreSQL (after psycopg's BEGIN, which it sends and waits for first): the
+    statements go out together in psycopg's pipeline mode and run one after the other. `compiled`:
     (queryset, compiler, sql, params) of querysets of model objects (no values(), no
     prefetch_related)."""
     connection.ensure_connection()
