@@ -1,9 +1,12 @@
 """Online matches: latency at human pace, worker throughput, resync, clock lateness.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/kgk .venv/bin/python bench/matches_bench.py \
-        [--games 50] [--seconds 60] [--think 1.0] [--workers 2] [--server uvicorn|daphne]
-        [--latency-only] [--seats 4] [--port 8765] [--redis redis://127.0.0.1:6379/4]
-        [--db-name kgk_bench_matches]
+        [--games 50] [--seconds 60] [--think 1.0] [--think-model uniform|people] [--workers 2]
+        [--web 1] [--server uvicorn|daphne] [--latency-only] [--throughput-only] [--seats 4]
+        [--port 8765] [--redis redis://127.0.0.1:6379/4] [--db-name kgk_bench_matches]
+
+Issue 16's scale run: --games 200 --workers 4 --web 2 --think-model people --ramp 20 --latency-only
+(two uvicorn processes on --port and --port + 1, each game's clients on one of them).
 
 Uses its own database `kgk_bench_matches` (dropped and recreated) and Redis DB 4 (flushed),
 or --db-name / --redis / --port of its own, so two engineers' runs do not collide;
@@ -34,6 +37,7 @@ resync p95 <= 300 ms; a timeout at most 2 s late.
 import argparse
 import asyncio
 import json
+import math
 import os
 import random
 import secrets
@@ -49,6 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from benchdb import ROOT, bench_url, percentile, recreate_database  # noqa: E402
 
 REDIS = "redis://127.0.0.1:6379/4"
+RECONNECT = (5, 20)  # seconds between a client's reconnects (--reconnect)
 PORT = 8765
 HOST = f"127.0.0.1:{PORT}"
 OUT = ROOT / "bench" / "out"
@@ -98,18 +103,22 @@ SERVERS = {
 }  # fmt: skip
 
 
-def start_web(db_url, server="uvicorn"):
+def start_web(db_url, server="uvicorn", index=0):
+    """Web process `index` listens on PORT + index (the clients of game g use process
+    g mod --web: a load balancer that keeps a game's two players on one process would do
+    the same; pushes cross processes through Redis either way)."""
+    port = PORT + index
     command = [sys.executable, *SERVERS[server]]
-    command = [str(PORT) if part == "8765" else part for part in command]  # --port
+    command = [str(port) if part == "8765" else part for part in command]  # --port
 
     def ready(_path):
         try:
-            urllib.request.urlopen(f"http://{HOST}/healthz", timeout=1)
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
             return True
         except OSError:
             return False
 
-    return start("web", command, db_url, ready)
+    return start(f"web{index}" if index else "web", command, db_url, ready)
 
 
 def stop(processes):
@@ -151,7 +160,9 @@ def make_players(count):
 
     users = []
     for i in range(count):
-        user = get_user_model().objects.create_user(f"bench{i}", password="x-bench-pw-1")
+        # No password (force_login below): hashing one with PBKDF2 took ~1 s per user on a
+        # busy machine, minutes for the 240 players of a run before it measured anything.
+        user = get_user_model().objects.create_user(f"bench{i}", password=None)
         client = Client()
         client.force_login(user)
         users.append((user, client.cookies["sessionid"].value, legal_colony(i % 8)))
@@ -182,9 +193,19 @@ def create_games(players, n, seats=2, **kw):
 # --- phase 1: people over HTTP + WebSocket -------------------------------------------------------
 
 
+def think_time(model, mean, rng):
+    """Seconds a simulated person thinks before a decision. "uniform": 0.5..1.5 x mean (the
+    bench's pace so far). "people": log-normal around the mean (median 0.8 x mean, a tail of
+    slow decisions up to 5 x mean), closer to how people play a card game."""
+    if model == "people":
+        return min(5 * mean, rng.lognormvariate(math.log(0.8 * mean), 0.65))
+    return mean * rng.uniform(0.5, 1.5)
+
+
 class Person:
-    def __init__(self, match_id, seat, session, think, record, rng):
+    def __init__(self, match_id, seat, session, think, record, rng, host=None, model="uniform"):
         self.match_id, self.seat, self.think = match_id, seat, think
+        self.host, self.model = host or HOST, model
         self.csrf = secrets.token_hex(16)
         self.cookie = f"sessionid={session}; csrftoken={self.csrf}"
         self.record, self.rng = record, rng
@@ -196,12 +217,13 @@ class Person:
         """POST over a plain asyncio connection: no threads, so the process that measures
         does not also fight its own HTTP threads for the GIL."""
         data = json.dumps(body).encode()
-        host, port = HOST.split(":")
+        host, port = self.host.split(":")
         head = (
             f"POST /api/matches/{self.match_id}/actions/ HTTP/1.1\r\n"
-            f"Host: {HOST}\r\nContent-Type: application/json\r\n"
+            f"Host: {self.host}\r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(data)}\r\nCookie: {self.cookie}\r\n"
-            f"X-CSRFToken: {self.csrf}\r\nOrigin: http://{HOST}\r\nConnection: close\r\n\r\n"
+            f"X-CSRFToken: {self.csrf}\r\nOrigin: http://{self.host}\r\n"
+            "Connection: close\r\n\r\n"
         )
         reader, writer = await asyncio.open_connection(host, int(port))
         try:
@@ -218,37 +240,48 @@ class Person:
             writer.close()
         return int(status_line.split()[1])
 
-    async def socket_loop(self, websockets, stop_at):
+    async def socket_loop(self, websockets, stop_at, ramp=0.0):
         # The first connection of every client opens in the same instant as 99 others (the
-        # start of the run): it is kept apart from the reconnects that "resync" measures.
+        # start of the run; spread over `ramp` s with --ramp): it is kept apart from the
+        # reconnects that "resync" measures.
         initial = True
+        await asyncio.sleep(self.rng.uniform(0, ramp))
         while time.monotonic() < stop_at and not self.over:
             samples = self.record["connect" if initial else "resync"]
             initial = False
             started = time.perf_counter()
-            async with websockets.connect(
-                f"ws://{HOST}/ws/matches/{self.match_id}/",
-                additional_headers={"Cookie": self.cookie, "Origin": f"http://{HOST}"},
-            ) as ws:
-                first = True
-                reconnect_at = time.monotonic() + self.rng.uniform(5, 20)
-                while time.monotonic() < min(stop_at, reconnect_at) and not self.over:
-                    try:
-                        raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
-                    except TimeoutError:
-                        continue
-                    now = time.perf_counter()
-                    message = json.loads(raw)
-                    if first:
-                        samples.append((now - started) * 1000)
-                        first = False
-                    key = (self.match_id, message["version"], self.seat)
-                    self.record["arrivals"].setdefault(key, now)
-                    if self.latest is None or message["version"] >= self.latest["version"]:
-                        self.latest = message
-                        self.changed.set()
-                    self.over = message["state"]["status"] != "active"
+            try:
+                await self.watch(websockets, stop_at, samples, started)
+            except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
+                # refused or timed out (a page would try again): counted, then again
+                self.record["connect failures"] += 1
+                await asyncio.sleep(self.rng.uniform(0.5, 2))
         self.changed.set()
+
+    async def watch(self, websockets, stop_at, samples, started):
+        async with websockets.connect(
+            f"ws://{self.host}/ws/matches/{self.match_id}/",
+            additional_headers={"Cookie": self.cookie, "Origin": f"http://{self.host}"},
+            open_timeout=30,
+        ) as ws:
+            first = True
+            reconnect_at = time.monotonic() + self.rng.uniform(*RECONNECT)
+            while time.monotonic() < min(stop_at, reconnect_at) and not self.over:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                except TimeoutError:
+                    continue
+                now = time.perf_counter()
+                message = json.loads(raw)
+                if first:
+                    samples.append((now - started) * 1000)
+                    first = False
+                key = (self.match_id, message["version"], self.seat)
+                self.record["arrivals"].setdefault(key, now)
+                if self.latest is None or message["version"] >= self.latest["version"]:
+                    self.latest = message
+                    self.changed.set()
+                self.over = message["state"]["status"] != "active"
 
     async def play_loop(self, stop_at):
         acted = set()
@@ -261,7 +294,7 @@ class Person:
                 except TimeoutError:
                     pass
                 continue
-            await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+            await asyncio.sleep(think_time(self.model, self.think, self.rng))
             version = state["version"]
             if self.latest["state"]["version"] != version:
                 continue
@@ -277,17 +310,19 @@ class Person:
                 self.record["posts"].append((self.match_id, version + 1, sent, time.monotonic()))
 
 
-async def human_phase(games, sessions, seconds, think):
+async def human_phase(games, sessions, seconds, think, web=1, model="uniform", ramp=0.0):
     import websockets
 
-    record = {"arrivals": {}, "posts": [], "resync": [], "connect": [], "status": {}, "post": []}
+    record = {"arrivals": {}, "posts": [], "resync": [], "connect": [], "status": {}, "post": [],
+              "connect failures": 0}  # fmt: skip
     rng = random.Random(1)
     stop_at = time.monotonic() + seconds
     tasks = []
     for g, match_id in enumerate(games):
         for s in (0, 1):
-            person = Person(match_id, s, sessions[2 * g + s], think, record, rng)
-            tasks += [person.socket_loop(websockets, stop_at), person.play_loop(stop_at)]
+            host = f"127.0.0.1:{PORT + g % web}"
+            person = Person(match_id, s, sessions[2 * g + s], think, record, rng, host, model)
+            tasks += [person.socket_loop(websockets, stop_at, ramp), person.play_loop(stop_at)]
     await asyncio.gather(*tasks)
     return latencies(record, stop_at)
 
@@ -296,6 +331,7 @@ def latencies(record, stop_at):
     """POST sent -> that version's update on each player's socket (after the run: no polling
     in the measuring process while it runs)."""
     stats = {"first": [], "both": [], "resync": record["resync"], "lost": 0,
+             "connect failures": record["connect failures"],
              "first connect": record["connect"],
              "status": record["status"], "post": record["post"]}  # fmt: skip
     arrivals = record["arrivals"]
@@ -419,9 +455,10 @@ def clock_phase(players, count=20, limit=2):
     return late
 
 
-def named(processes):
-    """(name, process) of the web server and the workers, for the CPU shares of phase 1."""
-    names = ["web"] + [f"worker{i}" for i in range(len(processes) - 1)]
+def named(processes, web=1):
+    """(name, process) of the web servers and the workers, for the CPU shares of phase 1."""
+    names = [f"web{i}" if web > 1 else "web" for i in range(web)]
+    names += [f"worker{i}" for i in range(len(processes) - web)]
     return list(zip(names, processes, strict=True))
 
 
@@ -444,7 +481,11 @@ class Floor(threading.Thread):
             key = f"bench-floor:{secrets.token_hex(8)}"
             started = time.perf_counter()
             floor_ping.delay(key)
-            if client.blpop([key], timeout=10) is not None:
+            try:
+                popped = client.blpop([key], timeout=10)
+            except redis.RedisError:  # a read timed out on a swamped machine: no sample
+                popped = None
+            if popped is not None:
                 self.samples.append((time.perf_counter() - started) * 1000)
 
     def stop(self):
@@ -470,11 +511,26 @@ def summary(name, samples):
 
 
 def main():
-    global PORT, HOST, REDIS
+    global PORT, HOST, REDIS, RECONNECT
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--think", type=float, default=1.0, help="mean think time, s")
+    parser.add_argument(
+        "--think-model",
+        choices=("uniform", "people"),
+        default="uniform",
+        help="uniform 0.5-1.5 x --think, or log-normal with a slow tail",
+    )
+    parser.add_argument("--web", type=int, default=1, help="web processes (ports --port + i)")
+    parser.add_argument("--reconnect", type=float, default=None,
+                        help="mean seconds between a client's reconnects (default 5-20 s)")  # fmt: skip
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        default=0.0,
+        help="spread the clients' first connections over this many seconds",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--server", choices=sorted(SERVERS), default="uvicorn")
     parser.add_argument("--latency-only", action="store_true", help="phase 1 only")
@@ -485,6 +541,8 @@ def main():
     parser.add_argument("--throughput-only", action="store_true", help="phase 2 only")
     args = parser.parse_args()
     PORT, HOST, REDIS = args.port, f"127.0.0.1:{args.port}", args.redis
+    if args.reconnect:
+        RECONNECT = (0.5 * args.reconnect, 1.5 * args.reconnect)
     OUT.mkdir(exist_ok=True)
     source = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/kgk")
     db_url = bench_url(source, args.db_name)
@@ -496,26 +554,35 @@ def main():
     players = make_players(2 * args.games + 2 * 50 + 2 * 20)
     processes = []
     try:
-        processes.append(start_web(db_url, args.server))
+        processes += [start_web(db_url, args.server, i) for i in range(args.web)]
         processes += [start_worker(db_url, i) for i in range(args.workers)]
         games = create_games(players[: 2 * args.games], args.games, seats=args.seats)
         sessions = [session for _u, session, _c in players[: 2 * args.games]]
         if args.throughput_only:
             args.seconds = 0  # phase 1 only starts the processes
-        cpu_before = {name: cpu_seconds(p.pid) for name, p in named(processes)}
+        from matches.models import ActionRequest
+
+        cpu_before = {name: cpu_seconds(p.pid) for name, p in named(processes, args.web)}
+        applied_before = ActionRequest.objects.filter(status="applied").count()
         own_before, wall_before = time.process_time(), time.perf_counter()
         floor = Floor()
         floor.start()
         try:
-            stats = asyncio.run(human_phase(games, sessions, args.seconds, args.think))
+            stats = asyncio.run(
+                human_phase(
+                    games, sessions, args.seconds, args.think, args.web, args.think_model, args.ramp
+                )  # fmt: skip
+            )
         finally:
             floor.stop()
         wall = time.perf_counter() - wall_before
-        print(f"phase 1: {args.games} games of {args.seats} seats (2 people), "
-              f"{args.workers} workers, think {args.think} s")  # fmt: skip
-        shares = {
-            name: (cpu_seconds(p.pid) - cpu_before[name]) / wall for name, p in named(processes)
+        applied = ActionRequest.objects.filter(status="applied").count() - applied_before
+        print(f"phase 1: {args.games} games of {args.seats} seats (2 people), {args.web} web "
+              f"processes, {args.workers} workers, think {args.think} s ({args.think_model})")  # fmt: skip
+        cpu_used = {
+            name: cpu_seconds(p.pid) - cpu_before[name] for name, p in named(processes, args.web)
         }
+        shares = {name: used / wall for name, used in cpu_used.items()}
         shares["bench clients"] = (time.process_time() - own_before) / wall
         print(
             "  CPU (cores busy on average): "
@@ -529,16 +596,22 @@ def main():
             print("  " + line)
         over = sum(1 for ms in stats["both"] if ms > 1000)
         print(f"  deliveries over 1 s (both sockets): {over}")
-        print(f"  lost updates: {stats['lost']}; POST statuses: {stats['status']}")
+        print(f"  lost updates: {stats['lost']}; POST statuses: {stats['status']}; "
+              f"socket connections refused or timed out: {stats['connect failures']}")  # fmt: skip
+        if args.seconds and applied:
+            workers_cpu = sum(v for k, v in cpu_used.items() if k.startswith("worker"))
+            web_cpu = sum(v for k, v in cpu_used.items() if k.startswith("web"))
+            print(f"  {applied} actions applied ({applied / wall:.1f}/s); CPU per applied action: "
+                  f"workers {workers_cpu / applied * 1000:.1f} ms (the floor's pings included), "
+                  f"web {web_cpu / applied * 1000:.1f} ms")  # fmt: skip
         if args.latency_only:
             return
-        stop(processes[2:])
-        processes = processes[:2]  # web + one worker
+        stop(processes[args.web + 1 :])
+        processes = processes[: args.web + 1]  # the web processes + one worker
         rest = players[2 * args.games :]
         stop_all_games()
-        from matches.models import ActionRequest
 
-        worker = processes[1]
+        worker = processes[args.web]
         print(f"  phase 2 worker pid {worker.pid}", flush=True)
         applied0, cpu0 = (
             ActionRequest.objects.filter(status="applied").count(),

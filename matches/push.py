@@ -9,10 +9,13 @@ import json
 import logging
 import os
 import threading
+import time
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
-from django.core.cache import cache
+from channels_redis.core import RedisChannelLayer
+from django.core.cache import cache, caches
+from django.core.cache.backends.redis import RedisCache
 
 from engine.serialize import load
 
@@ -64,32 +67,116 @@ def note_version(match: Match) -> None:
 
 
 def push_update(match: Match, state, raw_events, seats=None) -> None:
-    note_version(match)  # never raises: the push goes out whatever the cache does
+    """Each viewer's message, encoded here (the caller may go on changing `state`: the
+    worker's state cache hands it to the next drain), then sent by the sender thread."""
     layer = get_channel_layer()
     if layer is None:
+        note_version(match)
         return
     if state is None and match.state:
         state = load(match.state)
     messages = [
-        (group_name(match.pk, viewer), update_message(match, viewer, state, raw_events, seats))
+        (
+            group_name(match.pk, viewer),
+            encode(update_message(match, viewer, state, raw_events, seats)),
+        )
         for viewer in viewers(match)
     ]
     if isinstance(layer, InMemoryChannelLayer):  # its queues live in the server's own loop
+        note_version(match)
         async_to_sync(_send_all)(layer, messages)
         return
+    note = _pipelined_note(match, layer)
+    if note is None:
+        note_version(match)  # never raises: the push goes out whatever the cache does
     loop, queue = _sender()
-    loop.call_soon_threadsafe(queue.put_nowait, (layer, messages))
+    loop.call_soon_threadsafe(queue.put_nowait, (layer, messages, note))
 
 
-async def _send_all(layer, messages):
-    """One hop into the event loop for every group (not one per group), sent side by
-    side so that their Redis round trips overlap."""
+def _pipelined_note(match: Match, layer):
+    """The version note as (key, value) for the push's own Redis pipeline, when the cache
+    and the channel layer are the same one Redis (the cache's key and serialisation, so
+    `cache.get` reads it as `note_version` would have written it); else None."""
+    default = caches["default"]
+    if not isinstance(default, RedisCache) or not _single_redis(layer):
+        return None
+    backend = default._cache
+    servers = getattr(backend, "_servers", None) or []
+    if len(servers) != 1 or servers[0] != layer.hosts[0].get("address"):
+        return None
+    key = default.make_and_validate_key(version_key(match.pk))
+    return key, backend._serializer.dumps([match.version, match.seq])
+
+
+def _single_redis(layer) -> bool:
+    return isinstance(layer, RedisChannelLayer) and len(layer.hosts) == 1
+
+
+async def _send_all(layer, messages, note=None):
+    """Every group's message (and the version note) in two Redis round trips when the
+    layer is one Redis; otherwise each group through the layer, side by side."""
+    if _single_redis(layer):
+        await _send_pipelined(layer, messages, note)
+        return
     await asyncio.gather(
         *(
-            layer.group_send(group, {"type": "match.update", "text": encode(payload)})
-            for group, payload in messages
+            layer.group_send(group, {"type": "match.update", "text": text})
+            for group, text in messages
         )
     )
+
+
+async def _send_pipelined(layer, messages, note):
+    """channels-redis's `group_send` for several groups at once (the same keys, expiries,
+    capacity check and message format, so its receivers read them as their own): each
+    group_send there costs four round trips, twelve for a push to three groups, which made
+    the sender thread a fifth of the worker's CPU (bench/RESULTS.md). Here: one pipeline
+    for the note and every group's members, one for every channel's message."""
+    connection = layer.connection(0)
+    now = time.time()
+    pipe = connection.pipeline(transaction=False)
+    if note is not None:
+        pipe.set(note[0], note[1], ex=VERSION_TTL)
+    for group, _text in messages:
+        key = layer._group_key(group)
+        pipe.zremrangebyscore(key, min=0, max=int(now) - layer.group_expiry)
+        pipe.zrange(key, 0, -1)
+    results = await pipe.execute()
+    members = results[2 if note is not None else 1 :: 2]
+    pipe = connection.pipeline(transaction=False)
+    sends = 0
+    for (_group, text), names in zip(messages, members, strict=True):
+        if not names:
+            continue
+        channels = [name.decode("utf8") for name in names]
+        by_connection, payloads, capacities = layer._map_channel_keys_to_connection(
+            channels, {"type": "match.update", "text": text}
+        )
+        for keys in by_connection.values():  # one host: index 0
+            for key in keys:
+                pipe.zremrangebyscore(key, min=0, max=int(now) - int(layer.expiry))
+            args = [payloads[k] for k in keys] + [capacities[k] for k in keys]
+            pipe.eval(_GROUP_SEND_LUA, len(keys), *keys, *args, now, layer.expiry)
+            sends += 1
+    if sends:
+        await pipe.execute()
+
+
+# channels-redis 4's group_send script, as it is: add to each channel under its capacity.
+_GROUP_SEND_LUA = """
+    local over_capacity = 0
+    local current_time = ARGV[#ARGV - 1]
+    local expiry = ARGV[#ARGV]
+    for i=1,#KEYS do
+        if redis.call('ZCOUNT', KEYS[i], '-inf', '+inf') < tonumber(ARGV[i + #KEYS]) then
+            redis.call('ZADD', KEYS[i], current_time, ARGV[i])
+            redis.call('EXPIRE', KEYS[i], expiry)
+        else
+            over_capacity = over_capacity + 1
+        end
+    end
+    return over_capacity
+"""
 
 
 def encode(payload) -> str:
@@ -118,17 +205,15 @@ def _sender():
 
 async def _send_forever(queue):
     while True:
-        layer, messages = await queue.get()
+        layer, messages, note = await queue.get()
         try:
-            await _send_all(layer, messages)
+            await _send_all(layer, messages, note)
         except Exception:  # one lost push; the client resyncs by seq
             log.exception("push failed")
 
 
 def flush(timeout=5.0) -> None:
     """Wait until the queued pushes are sent (tests, and a worker shutting down)."""
-    import time
-
     state = _sender_state
     if state["queue"] is None:
         return

@@ -9,10 +9,13 @@ Unique client action ids and the lock make Celery's at-least-once delivery exact
 import logging
 import re
 import secrets
+import threading
 import time
+from datetime import UTC, datetime
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Q, sql
+from django.db.models import Case, F, Q, TextField, Value, When, sql
+from django.db.models.query import get_related_populators
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -25,7 +28,7 @@ from engine.game import apply, legal_actions, new_game, pending
 from engine.ruleset import Ruleset
 from engine.serialize import dump, load
 
-from . import clocks
+from . import clocks, state_cache
 from .errors import BadRequest, Conflict, Forbidden, MatchError, Unprocessable
 from .models import ActionRequest, Match, MatchEvent, Seat
 from .selectors import viewer_seat
@@ -542,20 +545,18 @@ def _finish(match, status, winner_seat, result, reason=""):
 def drain(match_id: int) -> int:
     """Apply every pending request of a match in order; return how many were applied.
 
-    Three round trips to PostgreSQL and the commit (tests/matches/test_drain_queries.py):
-    the match row locked with its two seats, the pending requests, then every write in one
-    `WriteBatch` (requests, events, position, time banks).
+    Three statements and the commit (tests/matches/test_drain_queries.py), in four round
+    trips to PostgreSQL with psycopg's BEGIN (it waits for the BEGIN even in pipeline
+    mode): the match row locked with its seats and the pending requests (two statements
+    sent together), then every write in one `WriteBatch` (requests, events, position, time
+    banks). The position comes from this process's state cache when it committed that
+    version itself (matches/state_cache.py); the 22 kB dump is only read otherwise.
     """
     with transaction.atomic():
-        seats = _locked_seats(match_id)
+        seats, requests = _locked_seats_and_pending(match_id, state_cache.peek(match_id))
         if not seats:
             return 0
         match = seats[0].match
-        requests = list(
-            ActionRequest.objects.filter(match_id=match_id, status=ActionRequest.PENDING).order_by(
-                "id"
-            )
-        )
         if not requests:
             return 0  # a duplicate delivery: the work is already done
         batch = WriteBatch()
@@ -567,7 +568,11 @@ def drain(match_id: int) -> int:
             return 0
         batch.relax_commit()
         banks = [seat.time_bank for seat in seats]
-        state = load(match.state)
+        state = state_cache.take(match_id, match.version, match.updated)
+        if state is None:
+            if not match.state:  # left out for an entry another thread evicted since
+                match.state = Match.objects.values_list("state", flat=True).get(pk=match_id)
+            state = load(match.state)
         now = timezone.now()
         events = []
         applied = 0
@@ -583,21 +588,145 @@ def drain(match_id: int) -> int:
         batch.run()
         if applied:
             _after_commit(match, state, stored, finished=match.is_over, seats=seats)
+        else:  # nothing changed: the position (if it came from the cache) is still good
+            transaction.on_commit(
+                lambda: state_cache.put(match.pk, match.version, match.updated, state)
+            )
     return applied
 
 
-def _locked_seats(match_id: int) -> list[Seat]:
-    """The match's two seats (with their users) and the match row itself, locked FOR UPDATE,
-    in one query; both seats share one `Match` object (seats[0].match)."""
-    seats = list(
+def _locked_seats_and_pending(match_id: int, cached) -> tuple[list[Seat], list[ActionRequest]]:
+    """The match's seats (with their users) and the match row itself, locked FOR UPDATE,
+    then its pending requests, in ONE round trip on PostgreSQL; every seat shares one
+    `Match` object (seats[0].match).
+
+    The requests are read by a statement of their own AFTER the lock's (in the same
+    pipeline: each statement takes its own snapshot, so they include what a concurrent
+    drain committed while this one waited for the lock). `cached`, the (version, updated)
+    of the state this process holds, leaves the dump out when the row still is that
+    position; the dump is read on the first seat's row only either way."""
+    if connection.vendor != "postgresql":
+        seats = list(_seats_query(match_id, cached))
+        requests = list(_pending_query(match_id))
+    else:
+        values = {_STAND_IN_MATCH: match_id}
+        if cached is not None:
+            values.update({_STAND_IN_VERSION: cached[0], _STAND_IN_UPDATED: cached[1]})
+        stand_in = None if cached is None else (_STAND_IN_VERSION, _STAND_IN_UPDATED)
+        shape = "uncached" if cached is None else "cached"
+        seats, requests = fetch_together(
+            _TEMPLATES.get(f"seats:{shape}", _seats_query, _STAND_IN_MATCH, stand_in).bind(values),
+            _TEMPLATES.get("pending", _pending_query, _STAND_IN_MATCH).bind(values),
+        )
+    if seats:
+        seats[0].match.state = seats[0].state_text
+    for seat in seats[1:]:
+        seat.match = seats[0].match
+    return seats, requests
+
+
+def _seats_query(match_id, cached):
+    same = Q(seat__gt=0)
+    if cached is not None:
+        same |= Q(match__version=cached[0], match__updated=cached[1])
+    return (
         Seat.objects.select_related("match", "user")
         .select_for_update(of=("match",))
+        .defer("match__state")
+        .annotate(
+            state_text=Case(
+                When(same, then=Value("")), default=F("match__state"), output_field=TextField()
+            )
+        )
         .filter(match_id=match_id)
         .order_by("seat")
     )
-    for seat in seats[1:]:
-        seat.match = seats[0].match
-    return seats
+
+
+def _pending_query(match_id):
+    return ActionRequest.objects.filter(match_id=match_id, status=ActionRequest.PENDING).order_by(
+        "id"
+    )
+
+
+# Stand-ins compiled into the drain's two SELECTs once per thread on PostgreSQL (Django's
+# compiler took ~15 % of a drain's CPU compiling the same text every time); each drain
+# binds its own values in their place (PostgreSQL takes ints and datetimes as they are).
+_STAND_IN_MATCH = -7_000_001
+_STAND_IN_VERSION = 2_147_000_002  # within the column's range, or Django drops the test
+_STAND_IN_UPDATED = datetime(1901, 2, 3, 4, 5, 6, 789012, tzinfo=UTC)
+
+
+class _Compiled:
+    """A queryset's SQL, parameters and compiler (which turns its rows into objects)."""
+
+    def __init__(self, queryset):
+        self.queryset = queryset
+        self.compiler = queryset.query.get_compiler(using=queryset.db)
+        self.sql, self.params = self.compiler.as_sql()
+        stand_ins = {_STAND_IN_MATCH, _STAND_IN_VERSION, _STAND_IN_UPDATED}
+        self.slots = [i for i, p in enumerate(self.params) if _is_one_of(p, stand_ins)]
+
+    def bind(self, values: dict):
+        """(queryset, compiler, sql, params) with each stand-in parameter replaced."""
+        params = list(self.params)
+        for i in self.slots:
+            params[i] = values[params[i]]
+        return self.queryset, self.compiler, self.sql, params
+
+
+def _is_one_of(value, stand_ins) -> bool:
+    return isinstance(value, int | datetime) and value in stand_ins
+
+
+class _Templates(threading.local):
+    def __init__(self):
+        self.compiled = {}
+
+    def get(self, key, build, *args) -> _Compiled:
+        if key not in self.compiled:
+            self.compiled[key] = _Compiled(build(*args))
+        return self.compiled[key]
+
+
+_TEMPLATES = _Templates()
+
+
+def fetch_together(*compiled) -> list[list]:
+    """Each compiled queryset's model objects, as `list(queryset)` gives them, from ONE round
+    trip to PostgreSQL (after psycopg's BEGIN, which it sends and waits for first): the
+    statements go out together in psycopg's pipeline mode and run one after the other. `compiled`:
+    (queryset, compiler, sql, params) of querysets of model objects (no values(), no
+    prefetch_related)."""
+    connection.ensure_connection()
+    sent = []
+    with connection.connection.pipeline():
+        for queryset, compiler, sql_text, params in compiled:
+            cursor = connection.cursor()
+            cursor.execute(sql_text, params)
+            sent.append((queryset, compiler, cursor))
+        results = []
+        for queryset, compiler, cursor in sent:
+            with cursor:
+                results.append(_model_objects(queryset, compiler, cursor.fetchall()))
+    return results
+
+
+def _model_objects(queryset, compiler, rows) -> list:
+    """Django's ModelIterable over rows already fetched (select_related and annotations)."""
+    select, klass_info = compiler.select, compiler.klass_info
+    start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
+    names = [column[0].target.attname for column in select[start:end]]
+    populators = get_related_populators(klass_info, select, queryset.db)
+    objects = []
+    for row in compiler.results_iter([rows]):
+        obj = klass_info["model"].from_db(queryset.db, names, row[start:end])
+        for populator in populators:
+            populator.populate(row, obj)
+        for name, position in compiler.annotation_col_map.items():
+            setattr(obj, name, row[position])
+        objects.append(obj)
+    return objects
 
 
 class WriteBatch:
@@ -942,9 +1071,11 @@ def _after_commit(match, state, events, finished=False, seats=None, bots=True) -
         from .push import push_update
 
         try:
-            push_update(match, state, raw, seats)
+            push_update(match, state, raw, seats)  # encodes every message before it returns
         except Exception:  # push is at-most-once; clients resync by seq (docs)
             log.exception("push of match %s failed", match.pk)
+        if state is not None:  # the committed position, for this process's next drain
+            state_cache.put(match.pk, match.version, match.updated, state)
         if bots and match.status == Match.ACTIVE and match.deciding_seat is not None:
             if seats[match.deciding_seat].playing_bot:
                 _queue("bot_move", match.pk, match.version)

@@ -1,0 +1,103 @@
+"""CPU time of the drain itself (issue 16): one pending action per game, drained in this
+process exactly as a worker's task does it (`services.drain`: the locked read, the engine,
+the write batch, the commit, the push through Redis to three groups with a socket each,
+the version note), without Celery around it. Counts this process's CPU (`process_time`, so
+the push sender thread is included) over the drains only; the requests are stored between
+the timed parts. Run from the checkout whose code is measured (an A/B runs it from two):
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python \\
+        bench/drain_cost.py [--games 50] [--rounds 8] [--db-name kgk_bench_drain] \\
+        [--redis redis://127.0.0.1:6379/5]
+
+Uses its own database (dropped and recreated) and Redis DB (flushed).
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path.cwd()  # the checkout measured, not necessarily this file's
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from benchdb import bench_url, recreate_database  # noqa: E402
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--db-name", default="kgk_bench_drain")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/5")
+    args = parser.parse_args()
+    source = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/kgk")
+    url = bench_url(source, args.db_name)
+    recreate_database(url)
+    import redis
+
+    redis.Redis.from_url(args.redis).flushdb()
+    os.environ.update(DATABASE_URL=url, REDIS_URL=args.redis, DEBUG="false", DATABASE_POOL="1",
+                      LOG_LEVEL="ERROR", DJANGO_SETTINGS_MODULE="cardgame.settings")  # fmt: skip
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+    from cards_data.loader import load_cards
+
+    load_cards()
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+    from django.contrib.auth import get_user_model
+    from django.db import connections
+
+    from engine.game import legal_actions, pending
+    from engine.serialize import load
+    from matches import push, services
+    from matches.models import ActionRequest, Match
+
+    sys.path.insert(0, str(ROOT / "tests" / "matches"))
+    from kit import legal_colony
+
+    users = [get_user_model().objects.create_user(f"d{i}", password=None) for i in range(2)]
+    games = [
+        services.create_match(players=users, colonies=(legal_colony(g % 8), legal_colony(g % 7)),
+                              seed=g).pk
+        for g in range(args.games)
+    ]  # fmt: skip
+    layer = get_channel_layer()
+    for pk in games:  # one socket per group, as in a watched game
+        for viewer in (0, 1, None):
+            group = push.group_name(pk, viewer)
+            async_to_sync(layer.group_add)(group, f"specific.bench!{group}")
+    push.flush()
+    per_round = []
+    for _round in range(args.rounds):
+        # the web tier's part, not timed: one legal request per active game
+        for match in Match.objects.filter(pk__in=games, status="active"):
+            state = load(match.state)
+            ActionRequest.objects.create(
+                match=match, seat=pending(state).player, client_action_id=f"r{match.version}",
+                expected_version=match.version, action=legal_actions(state)[0].id,
+            )  # fmt: skip
+        connections.close_all()  # each task borrows the connection anew (Celery's fixup)
+        push.flush()
+        started = time.process_time()
+        drained = 0
+        for pk in games:
+            drained += services.drain(pk)
+            connections.close_all()
+        push.flush()
+        time.sleep(0.05)  # the sender thread's last send
+        per_round.append((time.process_time() - started) / max(1, drained) * 1000)
+    print(f"{ROOT}: CPU per drained action, ms, per round: "
+          + ", ".join(f"{x:.2f}" for x in per_round))  # fmt: skip
+    print(f"  median {statistics.median(per_round):.2f} ms (first round left out: "
+          f"{statistics.median(per_round[1:]):.2f} ms)")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+"""The engine states a process committed last, by match: the next drain of the same match in
+the same worker takes its position from here instead of reading and parsing the ~22 kB dump.
+
+An entry is the state of one committed position, keyed by the match row's `version` and
+`updated` as that commit wrote them: the drain asks the database for the dump only when the
+locked row does not have both (another process moved the game on, a judge or a clock wrote
+the row, or the database is not the one the entry came from). Entries go in after the
+commit (never a position that may yet roll back) and come out when a drain takes them (it
+changes the state in place), so a failed drain leaves nothing behind.
+"""
+
+import os
+import threading
+from collections import OrderedDict
+
+SIZE = int(os.environ.get("KGK_STATE_CACHE_SIZE", "512"))  # matches; ~60 kB each (tracemalloc)
+
+_states: OrderedDict = OrderedDict()
+_lock = threading.Lock()
+
+
+def peek(match_id: int):
+    """(version, updated) of the state held for the match, or None."""
+    with _lock:
+        entry = _states.get(match_id)
+    return None if entry is None else entry[:2]
+
+
+def take(match_id: int, version: int, updated):
+    """The held state if it is the position (version, updated), else None; either way the
+    entry is gone (the caller changes the state, or the entry was stale)."""
+    with _lock:
+        entry = _states.pop(match_id, None)
+    if entry is None or entry[0] != version or entry[1] != updated:
+        return None
+    return entry[2]
+
+
+def put(match_id: int, version: int, updated, state) -> None:
+    """After the commit of (version, updated): the caller no longer changes `state`."""
+    if SIZE <= 0 or updated is None:
+        return
+    with _lock:
+        _states[match_id] = (version, updated, state)
+        _states.move_to_end(match_id)
+        while len(_states) > SIZE:
+            _states.popitem(last=False)
+
+
+def clear() -> None:
+    with _lock:
+        _states.clear()

@@ -1,0 +1,178 @@
+"""Less worker work per move (issue 16): the state cache of the drain and the pipelined push.
+
+The cache: a drain of a position this process committed takes the engine state from
+memory (never the 22 kB dump), and a position somebody else moved on is read again, so
+every position still replays exactly from the applied requests (R 15: the game is the
+sequence of its legal decisions). The push: every group's message and the version note in
+two Redis round trips, delivered as channels-redis's own group_send delivers them.
+"""
+
+import asyncio
+from unittest import mock
+
+import pytest
+
+from engine.game import legal_actions, pending
+from engine.serialize import load
+from matches import push, services, state_cache
+from matches.models import ActionRequest
+
+from .kit import assert_consistent
+
+
+def _request_next(match, client_id):
+    """Store the first legal action of whoever decides now, as the web tier would."""
+    match.refresh_from_db()
+    state = load(match.state)
+    return ActionRequest.objects.create(
+        match=match,
+        seat=pending(state).player,
+        client_action_id=client_id,
+        expected_version=match.version,
+        action=legal_actions(state)[0].id,
+    )
+
+
+@pytest.fixture
+def match(transactional_db, players, decks):
+    state_cache.clear()
+    colonies = [services.deck_colony(d, "original") for d in decks]
+    yield services.create_match(players=players, colonies=colonies, seed=11)
+    state_cache.clear()
+
+
+def test_a_drain_of_a_position_this_process_committed_does_not_parse_the_dump(match):
+    """R 15: the cached position moves on exactly as the stored one would."""
+    _request_next(match, "a1")
+    services.drain(match.pk)  # create_match committed version 0 in this process: cached
+    _request_next(match, "a2")
+    with mock.patch.object(services, "load", side_effect=AssertionError("parsed the dump")):
+        assert services.drain(match.pk) == 1
+    match.refresh_from_db()
+    assert match.version == 2
+    assert_consistent(match)  # the stored dump is the replay of the applied requests
+
+
+def test_a_position_another_process_moved_on_is_read_from_the_database(match):
+    """R 15: a stale cached state (this process last saw version 1; another worker applied
+    version 2 since) is never applied on: the drain reads the committed position."""
+    _request_next(match, "b1")
+    services.drain(match.pk)
+    stale = state_cache._states[match.pk]  # (version 1, updated, state)
+    state_cache.clear()  # "another process": it holds nothing of this match
+    _request_next(match, "b2")
+    services.drain(match.pk)
+    state_cache.clear()
+    state_cache._states[match.pk] = stale  # back in the first process, version 1 cached
+    _request_next(match, "b3")
+    with mock.patch.object(services, "load", wraps=load) as parsed:
+        assert services.drain(match.pk) == 1
+    assert parsed.call_count == 1
+    match.refresh_from_db()
+    assert match.version == 3
+    assert_consistent(match)
+
+
+def test_a_failed_drain_leaves_no_cached_position(match):
+    """A drain that rolls back must not leave the state it changed in the cache."""
+    _request_next(match, "c1")
+    services.drain(match.pk)
+    _request_next(match, "c2")
+    with (
+        mock.patch.object(services.WriteBatch, "run", side_effect=RuntimeError("lost")),
+        pytest.raises(RuntimeError),
+    ):
+        services.drain(match.pk)
+    assert state_cache.peek(match.pk) is None
+    assert services.drain(match.pk) == 1  # the sweep's retry, from the database
+    match.refresh_from_db()
+    assert match.version == 2
+    assert_consistent(match)
+
+
+def test_an_entry_evicted_between_the_look_and_the_take_is_read_again(match):
+    """The locked read left the dump out for the cached position; if the entry is gone by
+    the time the drain takes it (another thread's entries pushed it out), the drain reads
+    the dump after all instead of failing."""
+    _request_next(match, "e1")
+    services.drain(match.pk)
+    _request_next(match, "e2")
+    with mock.patch.object(state_cache, "take", return_value=None):
+        assert services.drain(match.pk) == 1
+    match.refresh_from_db()
+    assert match.version == 2
+    assert_consistent(match)
+
+
+def _counting_round_trips():
+    """Patches counting redis.asyncio's round trips: single commands and pipelines."""
+    from redis.asyncio.client import Pipeline, Redis
+
+    counts = {"commands": 0, "pipelines": 0}
+    command, execute = Redis.execute_command, Pipeline.execute
+
+    async def counted_command(self, *args, **kwargs):
+        counts["commands"] += 1
+        return await command(self, *args, **kwargs)
+
+    async def counted_pipeline(self, *args, **kwargs):
+        counts["pipelines"] += 1
+        return await execute(self, *args, **kwargs)
+
+    patches = [
+        mock.patch.object(Redis, "execute_command", counted_command),
+        mock.patch.object(Pipeline, "execute", counted_pipeline),
+    ]
+    return counts, patches
+
+
+def test_a_push_reaches_every_group_and_notes_the_version_in_two_round_trips(redis_url, settings):
+    from channels_redis.core import RedisChannelLayer
+    from django.core.cache import cache
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_url,
+        },
+        "throttle": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    }
+    layer = RedisChannelLayer(hosts=[redis_url])
+    fake = mock.Mock(pk=41, version=7, seq=23)
+    groups = [push.group_name(41, viewer) for viewer in (0, 1, None)]
+    counts, patches = _counting_round_trips()
+
+    async def scenario():
+        channels = [await layer.new_channel() for _ in range(4)]
+        for group, channel in zip([*groups, groups[2]], channels, strict=True):
+            await layer.group_add(group, channel)  # two spectators
+        messages = [(group, f"text for {group}") for group in groups]
+        note = push._pipelined_note(fake, layer)
+        for patch in patches:
+            patch.start()
+        try:
+            await push._send_all(layer, messages, note)
+        finally:
+            for patch in patches:
+                patch.stop()
+        received = [await layer.receive(channel) for channel in channels]
+        await layer.flush()
+        return received
+
+    received = asyncio.run(scenario())
+    assert [m["text"] for m in received] == [f"text for {g}" for g in [*groups, groups[2]]]
+    assert all(m["type"] == "match.update" for m in received)
+    assert cache.get(push.version_key(41)) == [7, 23]
+    assert counts == {"commands": 0, "pipelines": 2}
+
+
+def test_the_note_goes_its_own_way_when_the_cache_is_not_the_layers_redis(redis_url, settings):
+    """Locally (the embedded default's in-memory cache) push_update notes the version
+    through the cache, as before."""
+    from channels_redis.core import RedisChannelLayer
+
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "throttle": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    }
+    assert push._pipelined_note(mock.Mock(pk=1), RedisChannelLayer(hosts=[redis_url])) is None
