@@ -180,7 +180,8 @@ def _prior(seen: Counter, defs: dict, pool: list, race_rule: str) -> Prior:
             refill += [code] * left
             copies[key] = MAX_COPIES_PER_NAME
     if race_rule == "original":  # R 9.3: no race opposing one seen
-        fixed, open_pairs = [], []
+        fixed: list[str] = []
+        open_pairs: list[tuple[str, ...]] = []
         for a, b in RACE_PAIRS:
             inside = [r for r in (a, b) if r in races]
             if inside:

@@ -156,7 +156,7 @@ def simulate_table(
     names = [bot_names[s % len(bot_names)] for s in range(seats)]
     by_seat = [{"seat": s, "bot": names[s], "wins": 0} for s in range(seats)]
     by_position = [0] * seats  # wins of the player who played 1st, 2nd, ... (R 17.1.1)
-    races = {}
+    races: dict = {}
     finished = turns = decisions = 0
     started = time.perf_counter()
     for i in range(games):

@@ -42,7 +42,7 @@ def play_one(cards, seed: str, keep_log: bool):
     colonies = [random_colony(rng, cards), random_colony(rng, cards)]
     state = new_game(colonies, seed)
     bots = [RandomBot(f"{seed}-0"), RandomBot(f"{seed}-1")]
-    log = [] if keep_log else None
+    log: list | None = [] if keep_log else None
     decisions = 0
     while (p := pending(state)) is not None:
         actions = legal_actions(state)
@@ -106,7 +106,7 @@ def play_table(cards, n: int, seed: str, keep_log: bool):
     colonies = [random_colony(rng, cards) for _ in range(n)]
     state = new_game(colonies, seed)
     bots = [RandomBot(f"{seed}-{seat}") for seat in range(n)]
-    log = [] if keep_log else None
+    log: list | None = [] if keep_log else None
     while (p := pending(state)) is not None:
         actions = legal_actions(state)
         action = actions[bots[p.player].rng.below(len(actions))]
