@@ -4,6 +4,7 @@ Runs here use the embedded default (eager Celery): every chunk is played inside 
 """
 
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -234,6 +235,11 @@ def test_lab_form_starts_a_run_and_shows_the_chart(client, lab_deck, alice, on_c
     hu = client.get(f"/hu/lab/runs/{run.pk}/").content.decode()
     assert "Kezdőként" in hu
     assert "," not in hu.split('class="wr-bar"')[1].split("</svg>")[0]  # SVG numbers: dots
+    # the numbers a person reads: a decimal comma in Hungarian ("66,7"), a point in English
+    splits = "".join(re.findall(r'class="split">([^<]+)<', hu))
+    shown = re.findall(r'class="num rate">([^<]+)<', hu) + re.findall(r"\d+[.,]\d", splits)
+    assert shown and all("." not in n for n in shown), shown
+    assert all("," not in n for n in re.findall(r'class="num rate">([^<]+)<', page))
 
 
 def test_lab_form_bad_number_rerenders_with_400(client, lab_deck, alice):
