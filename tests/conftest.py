@@ -1,3 +1,4 @@
+import os
 import sys
 from pathlib import Path
 
@@ -8,6 +9,22 @@ if TESTS not in sys.path:  # --import-mode=importlib does not put tests/ on the 
     sys.path.insert(0, TESTS)
 
 from service_kit import IN_CI, service_missing  # noqa: E402, F401 (used by the fixtures)
+
+
+def _fast_password_hash():
+    """A fast password hash in the tests and in every site or worker process they start
+    (their environments are copies of this one; cardgame/settings.py reads the variable).
+    pytest-django has loaded the settings already: this process gets the setting itself."""
+    from django.conf import settings
+    from django.contrib.auth import hashers
+
+    os.environ["KGK_TEST_FAST_PASSWORD_HASH"] = "1"
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    hashers.get_hashers.cache_clear()
+    hashers.get_hashers_by_algorithm.cache_clear()
+
+
+_fast_password_hash()
 
 
 def _no_embedded_clock_unless_asked():
