@@ -120,8 +120,9 @@ def _release_stalled_runs(user) -> None:
     active = LabRun.objects.select_for_update().filter(
         owner=user, status__in=[LabRun.QUEUED, LabRun.RUNNING]
     )
-    for run in active.annotate(last_done=Max("chunks__finished")):
-        last = max(filter(None, [run.created, run.last_done]))
+    for run in active:  # locked rows; PostgreSQL locks no aggregate (GROUP BY): asked apart
+        last_done = run.chunks.aggregate(last=Max("finished"))["last"]
+        last = max(filter(None, [run.created, last_done]))
         if (now - last).total_seconds() < stalled_after(run.bot):
             continue
         logger.warning("lab run %s made no progress since %s: marked failed", run.pk, last)
