@@ -278,6 +278,9 @@ class Person:
                     first = False
                 key = (self.match_id, message["version"], self.seat)
                 self.record["arrivals"].setdefault(key, now)
+                self.record["seen"].setdefault((self.match_id, self.seat), []).append(
+                    (message["version"], now)
+                )
                 if self.latest is None or message["version"] >= self.latest["version"]:
                     self.latest = message
                     self.changed.set()
@@ -313,7 +316,7 @@ class Person:
 async def human_phase(games, sessions, seconds, think, web=1, model="uniform", ramp=0.0):
     import websockets
 
-    record = {"arrivals": {}, "posts": [], "resync": [], "connect": [], "status": {}, "post": [],
+    record = {"arrivals": {}, "seen": {}, "posts": [], "resync": [], "connect": [], "status": {}, "post": [],
               "connect failures": 0}  # fmt: skip
     rng = random.Random(1)
     stop_at = time.monotonic() + seconds
@@ -328,21 +331,34 @@ async def human_phase(games, sessions, seconds, think, web=1, model="uniform", r
 
 
 def latencies(record, stop_at):
-    """POST sent -> that version's update on each player's socket (after the run: no polling
-    in the measuring process while it runs)."""
-    stats = {"first": [], "both": [], "resync": record["resync"], "lost": 0,
+    """POST sent -> the new position on each player's socket (after the run: no polling in
+    the measuring process while it runs).
+
+    A seat has the new position when its socket brings that version or any later one: a
+    socket that was reconnecting while version v was pushed and whose hello already brought
+    v + 1 missed v's message but not the position ("superseded", counted apart). "lost" is
+    a version after which a seat's socket brought nothing as new until the run ended."""
+    stats = {"first": [], "both": [], "resync": record["resync"], "lost": 0, "superseded": 0,
              "connect failures": record["connect failures"],
              "first connect": record["connect"],
              "status": record["status"], "post": record["post"]}  # fmt: skip
-    arrivals = record["arrivals"]
+    arrivals, seen = record["arrivals"], record["seen"]
+
+    def reached(match_id, version, seat):
+        exact = arrivals.get((match_id, version, seat))
+        later = [t for v, t in seen.get((match_id, seat), ()) if v >= version]
+        return exact, min(later, default=None)
+
     for match_id, version, sent, posted_at in record["posts"]:
-        got = [arrivals.get((match_id, version, seat)) for seat in (0, 1)]
-        if None in got:
+        got = [reached(match_id, version, seat) for seat in (0, 1)]
+        if any(at is None for _exact, at in got):
             if posted_at < stop_at - 10:  # not just cut off by the end of the run
                 stats["lost"] += 1
             continue
-        stats["both"].append((max(got) - sent) * 1000)
-        stats["first"].append((min(got) - sent) * 1000)
+        stats["superseded"] += any(exact is None for exact, _at in got)
+        times = [at for _exact, at in got]
+        stats["both"].append((max(times) - sent) * 1000)
+        stats["first"].append((min(times) - sent) * 1000)
     return stats
 
 
@@ -596,7 +612,8 @@ def main():
             print("  " + line)
         over = sum(1 for ms in stats["both"] if ms > 1000)
         print(f"  deliveries over 1 s (both sockets): {over}")
-        print(f"  lost updates: {stats['lost']}; POST statuses: {stats['status']}; "
+        print(f"  lost updates: {stats['lost']} (and {stats['superseded']} versions a reconnecting "
+              f"socket missed while its hello brought a later one); POST statuses: {stats['status']}; "
               f"socket connections refused or timed out: {stats['connect failures']}")  # fmt: skip
         if args.seconds and applied:
             workers_cpu = sum(v for k, v in cpu_used.items() if k.startswith("worker"))

@@ -184,6 +184,14 @@ CELERY_BEAT_SCHEDULE = {
 
 # Django Channels: Redis when REDIS_URL is set (any web process reaches any socket),
 # otherwise one process's memory (the embedded default).
+#
+# SOCKET_BACKLOG: how many undelivered messages one web process may have waiting in Redis.
+# channels-redis keeps every socket of a process in ONE Redis list ("specific.<process>!")
+# and silently drops a message when that list is at its capacity (default 100). 200 games
+# on two busy web processes ran 100 behind within seconds, and 87 pushes in two minutes
+# never reached their sockets (bench/RESULTS.md, issue 16): a player then saw nothing until
+# the page's version ping. Memory stays bounded by the layer's expiry (60 s unread).
+SOCKET_BACKLOG = 20_000
 if REDIS_URL:
     from redis.asyncio.retry import Retry
     from redis.backoff import NoBackoff
@@ -210,7 +218,8 @@ if REDIS_URL:
                         "retry": Retry(NoBackoff(), 1),
                         "retry_on_error": [RedisConnectionError],
                     }
-                ]
+                ],
+                "capacity": SOCKET_BACKLOG,
             },
         }
     }

@@ -144,7 +144,7 @@ async def _send_pipelined(layer, messages, note):
     results = await pipe.execute()
     members = results[2 if note is not None else 1 :: 2]
     pipe = connection.pipeline(transaction=False)
-    sends = 0
+    evals = []  # the script's places among the pipeline's replies
     for (_group, text), names in zip(messages, members, strict=True):
         if not names:
             continue
@@ -157,9 +157,14 @@ async def _send_pipelined(layer, messages, note):
                 pipe.zremrangebyscore(key, min=0, max=int(now) - int(layer.expiry))
             args = [payloads[k] for k in keys] + [capacities[k] for k in keys]
             pipe.eval(_GROUP_SEND_LUA, len(keys), *keys, *args, now, layer.expiry)
-            sends += 1
-    if sends:
-        await pipe.execute()
+            evals.append(len(pipe) - 1)
+    if evals:
+        results = await pipe.execute()
+        over = sum(results[i] for i in evals)
+        expired = sum(results) - over
+        if over or expired:
+            log.warning("push: dropped %s message(s) of channels over capacity, %s expired "
+                        "unread", over, expired)  # fmt: skip
 
 
 # channels-redis 4's group_send script, as it is: add to each channel under its capacity.
