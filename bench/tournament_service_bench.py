@@ -93,6 +93,17 @@ def play_rounds(t: Tournament, org, rounds: int, rng: random.Random):
         Match.objects.bulk_update(matches, ["games_a", "games_b", "status"], batch_size=2000)
 
 
+def fresh_statistics():
+    """ANALYZE the event's tables, as autovacuum does within a minute or so of a round's
+    results in a real event. The bench writes 100,000 results in seconds and times the
+    next pairing at once; on the statistics of an empty table PostgreSQL sorted the
+    results on disk instead of grouping them in memory (107 ms against 82 ms at 16,384)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            for model in (Match, Registration, Round):
+                cursor.execute(f"ANALYZE {model._meta.db_table}")  # nosec B608: model names
+
+
 def check(rnd: Round, active: set, records):
     seated = []
     byes = []
@@ -220,6 +231,7 @@ def main():
         try:
             rounds = max(1, math.ceil(math.log2(n)))
             play_rounds(t, org, rounds - 1, rng)
+            fresh_statistics()
             active = set(t.registrations.filter(dropped=False).values_list("pk", flat=True))
             if args.gc_freeze:
                 gc.collect()

@@ -8,7 +8,9 @@ Pairing is tournaments.swiss.pair_round; standings are tournaments.standings.sta
 
 from __future__ import annotations
 
+import gc
 import hashlib
+from contextlib import contextmanager
 from itertools import compress
 
 from django.contrib.postgres.aggregates import ArrayAgg
@@ -425,7 +427,8 @@ def current_standings(t: Tournament) -> list[standings_mod.Row]:
     their drop are not losses (they left). With the event's `late_entry_losses` off,
     only the rounds played count (rulings.md). Three queries, linear in the matches.
     """
-    return _standings_table(t).rows()
+    with collector_paused():
+        return _standings_table(t).rows()
 
 
 def _standings_table(t: Tournament) -> standings_mod.Table:
@@ -514,8 +517,27 @@ def forbidden_pairs(t: Tournament) -> list[tuple[int, int]]:
 def _pairing(t: Tournament, number: int) -> swiss.Pairing:
     """The pairing of round `number` from the standings, the forbidden pairs and the
     round's stored seed: the same inputs always give the same pairing (R 18.7)."""
-    records = _standings_table(t).records()
-    return swiss.pair_round(records, forbidden=forbidden_pairs(t), seed=f"{t.seed}:{number}")
+    with collector_paused():
+        records = _standings_table(t).records()
+        return swiss.pair_round(records, forbidden=forbidden_pairs(t), seed=f"{t.seed}:{number}")
+
+
+@contextmanager
+def collector_paused():
+    """Python's cyclic garbage collector off while standings or a pairing are made. They
+    allocate hundreds of thousands of lists and tuples that live until the work is done,
+    and every burst of allocations set off collections that walked all of them again:
+    half the CPU of pairing 16,384 players (bench/RESULTS.md, issue 14). Nothing here
+    makes reference cycles, so reference counting frees it all; the collector runs as
+    usual afterwards."""
+    if not gc.isenabled():  # a caller paused it: theirs to resume
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def _seat_pairing(t: Tournament, rnd: Round, pairing: swiss.Pairing):
