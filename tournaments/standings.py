@@ -429,13 +429,16 @@ class Table:
         scale = [k_all // k if k else 0 for k in counts]
         floor_m = FLOOR.numerator * (mw.den // FLOOR.denominator) * k_all
         floor_g = FLOOR.numerator * (gwp.den // FLOOR.denominator) * k_all
+        # The last tie-break is the id (`_id_key`); when every id is a plain int (the
+        # database's), the int itself orders them the same, without a call a player.
+        id_keys = ids if set(map(type, ids)) <= {int} else list(map(_id_key, ids))
         keys = [
             (
                 -wins[i],
                 -(self.omw_sum[i] * scale[i] if counts[i] else floor_m),
                 -gwp.scaled[i],
                 -(self.ogw_sum[i] * scale[i] if counts[i] else floor_g),
-                _id_key(ids[i]),
+                id_keys[i],
             )
             for i in range(n)
         ]
