@@ -337,8 +337,11 @@ def latencies(record, stop_at):
     A seat has the new position when its socket brings that version or any later one: a
     socket that was reconnecting while version v was pushed and whose hello already brought
     v + 1 missed v's message but not the position ("superseded", counted apart). "lost" is
-    a version after which a seat's socket brought nothing as new until the run ended."""
+    a version after which a seat's socket brought nothing as new until the run ended. A
+    version posted before the other seat's first socket opened (--ramp spreads them over
+    seconds) is not timed: its delay would be the ramp's."""
     stats = {"first": [], "both": [], "resync": record["resync"], "lost": 0, "superseded": 0,
+             "before connect": 0,
              "connect failures": record["connect failures"],
              "first connect": record["connect"],
              "status": record["status"], "post": record["post"]}  # fmt: skip
@@ -350,6 +353,10 @@ def latencies(record, stop_at):
         return exact, min(later, default=None)
 
     for match_id, version, sent, posted_at in record["posts"]:
+        watching = [seen.get((match_id, seat), [(0, math.inf)])[0][1] for seat in (0, 1)]
+        if max(watching) > sent:  # a seat's first socket (spread by --ramp) was not open yet
+            stats["before connect"] += 1
+            continue
         got = [reached(match_id, version, seat) for seat in (0, 1)]
         if any(at is None for _exact, at in got):
             if posted_at < stop_at - 10:  # not just cut off by the end of the run
@@ -613,7 +620,8 @@ def main():
         over = sum(1 for ms in stats["both"] if ms > 1000)
         print(f"  deliveries over 1 s (both sockets): {over}")
         print(f"  lost updates: {stats['lost']} (and {stats['superseded']} versions a reconnecting "
-              f"socket missed while its hello brought a later one); POST statuses: {stats['status']}; "
+              f"socket missed while its hello brought a later one; {stats['before connect']} "
+              f"posted before the other seat's first socket opened, not timed); POST statuses: {stats['status']}; "
               f"socket connections refused or timed out: {stats['connect failures']}")  # fmt: skip
         if args.seconds and applied:
             workers_cpu = sum(v for k, v in cpu_used.items() if k.startswith("worker"))
