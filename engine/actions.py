@@ -7,7 +7,6 @@ request cannot be understood at all (HTTP 400); ``IllegalAction`` means it is
 understood but not allowed now (HTTP 409/422). Both carry a reason ``code``.
 """
 
-from dataclasses import dataclass, field
 from typing import Any
 
 # kind -> {param: (type, required)}
@@ -58,21 +57,48 @@ class IllegalAction(EngineError):
     """The action is well formed but not allowed in this state; ``code`` says why."""
 
 
-ACTION_CACHE: dict = {}
-_new_object = object.__new__
-_set = object.__setattr__  # (kind, key, value, ...) -> Action (Action.cached)
-# compiled by mypyc (engine/_build.py): its native classes are made by their constructors
-# (quick there; object.__new__ refuses them)
-_NATIVE = not __file__.endswith(".py")
+ACTION_CACHE: dict = {}  # (kind, key, value, ...) -> Action (Action.cached)
 
 
-@dataclass(frozen=True, slots=True)
 class Action:
+    """A decision: `kind` and its parameters, a tuple of (key, value) pairs sorted by key.
+
+    An immutable value (equal and hashed by kind and params; ``id`` is derived). A plain
+    class with its methods written out, not a frozen dataclass: compiled (engine/_build.py),
+    its ``__init__``, ``__eq__`` and ``__hash__`` are native code, where a dataclass's stay
+    Python, and new Actions are made at many decisions (card ids are drawn afresh)."""
+
+    __slots__ = ("kind", "params", "_ident")
+
     kind: str
-    params: tuple = ()
+    params: tuple
     # the id, made at its first use (`id`): action logs and clients read it at every
     # decision, and most Actions are shared (``cached``). Not part of the value.
-    _ident: str | None = field(default=None, init=False, repr=False, compare=False)
+    _ident: str | None
+
+    def __init__(self, kind: str, params: tuple = ()) -> None:
+        self.kind = kind
+        self.params = params
+        self._ident = None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return self.kind == other.kind and self.params == other.params
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return self.kind != other.kind or self.params != other.params
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.params))
+
+    def __repr__(self) -> str:
+        return f"Action(kind={self.kind!r}, params={self.params!r})"
+
+    def __reduce__(self):  # copy/pickle: the value only (the id is made again)
+        return (Action, (self.kind, self.params))
 
     @classmethod
     def make(cls, kind: str, **params) -> "Action":
@@ -104,18 +130,8 @@ class Action:
         no value None. Actions are immutable, so equal ones are shared (a bounded cache)."""
         key = (kind, *kv)
         action = ACTION_CACHE.get(key)
-        if action is None and _NATIVE:
+        if action is None:
             action = cls(kind, tuple(zip(kv[::2], kv[1::2], strict=True)))
-            if len(ACTION_CACHE) >= 50_000:
-                ACTION_CACHE.clear()
-            ACTION_CACHE[key] = action
-        elif action is None:
-            # cls(kind, params) without the dataclass __init__ (a frame that only makes these
-            # calls): new Actions are frequent, card ids being drawn afresh in every game
-            action = _new_object(cls)
-            _set(action, "kind", kind)
-            _set(action, "params", tuple(zip(kv[::2], kv[1::2], strict=True)))
-            _set(action, "_ident", None)
             if len(ACTION_CACHE) >= 50_000:  # card ids grow during a game: start afresh
                 ACTION_CACHE.clear()
             ACTION_CACHE[key] = action
@@ -135,7 +151,7 @@ class Action:
                 ident = self.kind
             else:
                 ident = self.kind + ":" + ",".join(f"{k}={v}" for k, v in self.params)
-            object.__setattr__(self, "_ident", ident)  # frozen: set once, as computed
+            self._ident = ident  # set once, as computed
         return ident
 
     def to_dict(self) -> dict:

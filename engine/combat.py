@@ -11,7 +11,18 @@ damage distribution, one point per decision.
 from . import ops
 from . import values as V
 from .actions import DONE, PASS, Action, choose
-from .flow import Handler, answer, ask, clear_answers, emit, pop, push, register, wait
+from .flow import (
+    Handler,
+    answer,
+    ask,
+    clear_answers,
+    emit,
+    event,
+    pop,
+    push,
+    register,
+    wait,
+)
 from .resolve import _needs, announce_payment, expire, expire_cards, open_window
 from .state import CardInstance, GameState, mark, marked_cards, next_seat
 
@@ -528,7 +539,7 @@ class Combat(Handler):
         seat, _ = self._decider(state)
         kind = action.kind
         if kind == "pass":
-            emit(ev, "pass", player=seat)
+            event(ev, "pass", {"player": seat})
             if combat["passed_by"] is None:
                 combat["passed_by"] = seat
             else:  # R 11.4.4.5: both passed in succession

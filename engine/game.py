@@ -28,6 +28,7 @@ from .flow import (
     ask,
     clear_answers,
     emit,
+    event,
     pop,
     push,
     register,
@@ -64,6 +65,11 @@ class Pending(NamedTuple):
     player: int
     decision: str
     info: dict
+
+
+# Pending(player, decision, info) as its own __new__ makes it (a tuple.__new__ of the fields),
+# without that __new__: a Python lambda of namedtuple's, even in the compiled build
+_new_tuple: Any = tuple.__new__
 
 
 # --- setup (R 10) ----------------------------------------------------------------------
@@ -832,22 +838,43 @@ def _find_candidates(
 def _base_actions(state: GameState, seat: int, info: V.DefInfo, out: list) -> None:
     """main_actions for the bases on the surface, in id order: upgrade (M6), then every
     cash pair (a, b), a <= b (M3): often the bulk of the list."""
-    cards = state.cards
     can_buy, upgraded = _base_lists(state, seat)
     cost = UPGRADE_COST
     if state.cost_mods or "upgrade" in info.cost_actions:
         cost = V.action_cost(state, seat, "upgrade", UPGRADE_COST)
     if cost <= state.players[seat].credits:
         out += map(_UPGRADE.__getitem__, can_buy)
+    if upgraded:
+        out += _cash_actions(state, seat, upgraded)
+
+
+def _cash_actions(state: GameState, seat: int, upgraded: list[int]) -> list:
+    """Every cash pair (a, b), a <= b, of `upgraded` (`seat`'s bases with upgrades, in id
+    order; M3, AMB-47): (a, a) when a has two upgrades, then (a, b) for the later b. Kept
+    per seat (read only) while `upgraded` and which of its bases have two upgrades or more
+    stand still: most main-phase decisions change neither."""
+    cards = state.cards
+    doubles = 0  # bit i: upgraded[i] has two upgrades or more
+    bit = 1
+    for a in upgraded:
+        if cards[a].upgrades >= 2:
+            doubles |= bit
+        bit <<= 1
+    kept = state.cash_lists.get(seat)
+    if kept is not None and kept[1] == doubles and kept[0] == upgraded:
+        return kept[2]
     rows = _CASH_ROWS
+    found: list = []
     for i, a in enumerate(upgraded):
-        # (a, a) when a has two upgrades, then (a, b) for the later b
-        pairs = upgraded[i:] if cards[a].upgrades >= 2 else upgraded[i + 1 :]
+        pairs = upgraded[i:] if (doubles >> i) & 1 else upgraded[i + 1 :]
         if len(pairs) > 1:
             # one C call looks up the whole row (a tuple): cheaper than a map's call per pair
-            out += itemgetter(*pairs)(rows[a])
+            found += itemgetter(*pairs)(rows[a])
         elif pairs:
-            out.append(rows[a][pairs[0]])  # itemgetter of one key gives the value itself
+            found.append(rows[a][pairs[0]])  # itemgetter of one key gives the value itself
+    # `upgraded` itself, not a copy: _base_lists and _bases_changed never change such a list
+    state.cash_lists[seat] = (upgraded, doubles, found)
+    return found
 
 
 def _base_lists(state: GameState, seat: int) -> tuple[list[int], list[int]]:
@@ -954,7 +981,7 @@ def do_main(
         card.upgrades += 1
         card.bought += 1
         _bases_changed(state, seat, card)
-        emit(ev, "upgrades", card=ops.pub(state, card), upgrades=card.upgrades)
+        event(ev, "upgrades", {"card": ops.pub(state, card), "upgrades": card.upgrades})
         return
     if kind == "cash":
         a, b = state.cards[action.get("a")], state.cards[action.get("b")]
@@ -963,7 +990,7 @@ def do_main(
         _bases_changed(state, seat, a, b)
         ops.gain(state, seat, 1, ev, "upgrades removed")
         for card in {a.id: a, b.id: b}.values():
-            emit(ev, "upgrades", card=ops.pub(state, card), upgrades=card.upgrades)
+            event(ev, "upgrades", {"card": ops.pub(state, card), "upgrades": card.upgrades})
         return
     if kind == "draw":
         ops.spend(state, seat, V.action_cost(state, seat, "draw", DRAW_COST, statics), ev, "draw")
@@ -1021,9 +1048,8 @@ def pending(state: GameState) -> Pending | None:
     waiting = frame.get("await")
     if waiting is None:
         return None
-    return Pending(
-        waiting["player"], waiting["decision"], HANDLERS[frame["kind"]].info(state, frame)
-    )
+    info = HANDLERS[frame["kind"]].info(state, frame)
+    return _new_tuple(Pending, (waiting["player"], waiting["decision"], info))
 
 
 def legal_actions(state: GameState, player: int | None = None) -> list:

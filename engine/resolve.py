@@ -17,7 +17,18 @@ from . import ops
 from . import table as T
 from . import values as V
 from .actions import PASS, Action
-from .flow import Handler, answer, ask, clear_answers, emit, pop, push, register, wait
+from .flow import (
+    Handler,
+    answer,
+    ask,
+    clear_answers,
+    emit,
+    event,
+    pop,
+    push,
+    register,
+    wait,
+)
 from .state import (
     IN_PLAY,
     CardInstance,
@@ -1140,7 +1151,7 @@ class Window(Handler):
         frame["to_act"] = next_seat(state, seat)
         if action.kind == "pass":
             frame["passes"] += 1
-            emit(ev, "pass", player=seat)
+            event(ev, "pass", {"player": seat})
             return
         frame["passes"] = 0
         if state.table is not None and state.ruleset.response_order == "from_active":

@@ -280,14 +280,7 @@ def check_armoured(state):
     """ops.check_state skips the armour walk while its key stands still: every ship must
     then still have armour left (without the static abilities, which only add here)."""
     info = V.state_info(state)
-    key = (
-        state.card_epoch,
-        state.armour_epoch,
-        info,
-        tuple(state.players[0].hangar),
-        tuple(state.players[1].hangar),
-    )
-    if key == state.armoured:
+    if ops.armour_kept(state, info):
         assert ops._all_armoured(state, info)
         assert all(
             V.armour_left(state, state.cards[c], ()) > 0 for p in state.players for c in p.hangar
