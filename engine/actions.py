@@ -7,10 +7,10 @@ request cannot be understood at all (HTTP 400); ``IllegalAction`` means it is
 understood but not allowed now (HTTP 409/422). Both carry a reason ``code``.
 """
 
-from typing import Any
+from typing import Any, Final
 
 # kind -> {param: (type, required)}
-SCHEMA: dict[str, dict[str, tuple[type, bool]]] = {
+SCHEMA: Final[dict[str, dict[str, tuple[type, bool]]]] = {
     "mulligan": {},  # R 10.5
     "keep": {},
     "cut": {"at": (int, True)},  # R 16.1
@@ -38,8 +38,8 @@ SCHEMA: dict[str, dict[str, tuple[type, bool]]] = {
     "decline": {},
 }
 
-PLACE_TO = ("surface", "canteen", "ship")
-ATTACK_TARGETS = ("colony", "centre", "crew", "base")
+PLACE_TO: Final = ("surface", "canteen", "ship")
+ATTACK_TARGETS: Final = ("colony", "centre", "crew", "base")
 
 
 class EngineError(Exception):
@@ -57,7 +57,7 @@ class IllegalAction(EngineError):
     """The action is well formed but not allowed in this state; ``code`` says why."""
 
 
-ACTION_CACHE: dict = {}  # (kind, key, value, ...) -> Action (Action.cached)
+ACTION_CACHE: Final[dict] = {}  # (kind, key, value, ...) -> Action (Action.cached)
 
 
 class Action:
@@ -161,18 +161,26 @@ class Action:
         return self.id
 
 
+_CHOICES: Final[dict[int, Action]] = {}  # value -> choose:value=value (choose)
+
+
 def choose(value) -> Action:
-    """``Action.make("choose", value=value)`` (hot: the picks of every choice)."""
+    """``Action.make("choose", value=value)`` (hot: the picks of every choice). Int values
+    are looked up by the int itself (no key tuple to build, hash and compare)."""
     if type(value) is int:
-        action = ACTION_CACHE.get(("choose", "value", value))
-        return action if action is not None else Action.cached("choose", "value", value)
+        action = _CHOICES.get(value)
+        if action is None:
+            if len(_CHOICES) >= 20_000:  # card ids grow during a game: start afresh
+                _CHOICES.clear()
+            action = _CHOICES[value] = Action.cached("choose", "value", value)
+        return action
     return Action.make("choose", value=value)
 
 
-DONE = Action.make("done")
-PASS = Action.make("pass")
+DONE: Final = Action.make("done")
+PASS: Final = Action.make("pass")
 
-_CHECKED: dict = {}  # id(action) -> action: Action objects that passed parse_action as is
+_CHECKED: Final[dict] = {}  # id(action) -> action: Action objects that passed parse_action as is
 
 
 def parse_action(obj: Any) -> Action:

@@ -8,6 +8,8 @@ bombardment (R 11.4.5, also used by stealth, R 13.6); ``distribute`` is a
 damage distribution, one point per decision.
 """
 
+from typing import Final
+
 from . import ops
 from . import values as V
 from .actions import DONE, PASS, Action, choose
@@ -193,7 +195,7 @@ def declare_attack(
 
 # --- the combat frame -----------------------------------------------------------------------
 
-PAY_STEPS = ("pay_attacker", "pay_defender")
+PAY_STEPS: Final = ("pay_attacker", "pay_defender")
 
 
 class Combat(Handler):

@@ -16,7 +16,7 @@ frame kind has a handler:
 """
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from .actions import DONE, Action, choose
 from .state import GameState
@@ -45,7 +45,7 @@ class Handler:
 
 
 # frame kind -> its handler (typed: the compiled engine calls a handler's methods directly)
-HANDLERS: dict[str, Handler] = {}
+HANDLERS: Final[dict[str, Handler]] = {}
 
 
 def register(cls):
@@ -82,8 +82,8 @@ class Event:
         return cls(d["kind"], d["data"], d.get("secret"), tuple(d.get("to") or ()))
 
 
-_new_object = object.__new__
-_NATIVE = not __file__.endswith(".py")  # compiled (engine/_build.py): no object.__new__
+_new_object: Final = object.__new__
+_NATIVE: Final = not __file__.endswith(".py")  # compiled (engine/_build.py): no object.__new__
 
 
 def emit(ev: list, kind: str, secret: dict | None = None, audience=(), **data) -> None:
@@ -138,7 +138,7 @@ def parent(state: GameState, frame: dict) -> dict:
     raise RuntimeError("frame not on the stack")
 
 
-MAX_STEPS = 100_000
+MAX_STEPS: Final = 100_000
 
 
 # --- a generic pick: one decision per pick, plus "done" when optional ---------------------

@@ -10,7 +10,7 @@ allowed now), each with a reason ``code``; the state is unchanged then.
 """
 
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from . import combat as C
 from . import ops
@@ -49,11 +49,13 @@ from .state import (
     seats,
 )
 
-UPGRADE_COST = 1  # R 4.5.2
-MAX_BOUGHT_UPGRADES = 2  # R 4.5.2
-DRAW_COST = 1  # M7
-SEARCH_COST, SEARCH_DEPTH = 2, 5  # M8
-WASTELAND_DRAW_COST, WASTELAND_DRAW_COLONY = 2, 5  # M9
+UPGRADE_COST: Final = 1  # R 4.5.2
+MAX_BOUGHT_UPGRADES: Final = 2  # R 4.5.2
+DRAW_COST: Final = 1  # M7
+SEARCH_COST: Final = 2  # M8
+SEARCH_DEPTH: Final = 5
+WASTELAND_DRAW_COST: Final = 2  # M9
+WASTELAND_DRAW_COLONY: Final = 5
 
 
 class Pending(NamedTuple):
@@ -69,7 +71,7 @@ class Pending(NamedTuple):
 
 # Pending(player, decision, info) as its own __new__ makes it (a tuple.__new__ of the fields),
 # without that __new__: a Python lambda of namedtuple's, even in the compiled build
-_new_tuple: Any = tuple.__new__
+_new_tuple: Final[Any] = tuple.__new__
 
 
 # --- setup (R 10) ----------------------------------------------------------------------
@@ -611,12 +613,14 @@ class _Shared(dict):
         return action
 
 
-_UPGRADE = _Shared(lambda cid: Action.cached("upgrade", "card", cid))
-_PLACE_SURFACE = _Shared(lambda cid: Action.cached("place", "card", cid, "to", "surface"))
-_PLACE_CANTEEN = _Shared(lambda cid: Action.cached("place", "card", cid, "to", "canteen"))
-_PLACE_SHIP = _Shared(lambda k: Action.cached("place", "card", k[0], "ship", k[1], "to", "ship"))
-_ATTACK_CREW = _Shared(lambda cid: Action.cached("attack", "card", cid, "target", "crew"))
-_ATTACK_BASE = _Shared(lambda cid: Action.cached("attack", "card", cid, "target", "base"))
+_UPGRADE: Final = _Shared(lambda cid: Action.cached("upgrade", "card", cid))
+_PLACE_SURFACE: Final = _Shared(lambda cid: Action.cached("place", "card", cid, "to", "surface"))
+_PLACE_CANTEEN: Final = _Shared(lambda cid: Action.cached("place", "card", cid, "to", "canteen"))
+_PLACE_SHIP: Final = _Shared(
+    lambda k: Action.cached("place", "card", k[0], "ship", k[1], "to", "ship")
+)
+_ATTACK_CREW: Final = _Shared(lambda cid: Action.cached("attack", "card", cid, "target", "crew"))
+_ATTACK_BASE: Final = _Shared(lambda cid: Action.cached("attack", "card", cid, "target", "base"))
 
 
 # base a -> {base b -> cash a, b}: a row per first base, so the pairs of a are one map
@@ -624,14 +628,14 @@ def _cash_row(a: int) -> "_Shared":
     return _Shared(lambda b: Action.cached("cash", "a", a, "b", b))
 
 
-_CASH_ROWS = _Shared(_cash_row)
-_SHARED = (_UPGRADE, _PLACE_SURFACE, _PLACE_CANTEEN, _PLACE_SHIP, _ATTACK_CREW, _ATTACK_BASE)
-_END_TURN = Action.make("end_turn")
-_DRAW = Action.make("draw")
-_SEARCH = Action.make("search")
-_WASTELAND_DRAW = Action.make("wasteland_draw")
-_ATTACK_COLONY = Action.make("attack", target="colony")
-_ATTACK_CENTRE = Action.make("attack", target="centre")
+_CASH_ROWS: Final = _Shared(_cash_row)
+_SHARED: Final = (_UPGRADE, _PLACE_SURFACE, _PLACE_CANTEEN, _PLACE_SHIP, _ATTACK_CREW, _ATTACK_BASE)
+_END_TURN: Final = Action.make("end_turn")
+_DRAW: Final = Action.make("draw")
+_SEARCH: Final = Action.make("search")
+_WASTELAND_DRAW: Final = Action.make("wasteland_draw")
+_ATTACK_COLONY: Final = Action.make("attack", target="colony")
+_ATTACK_CENTRE: Final = Action.make("attack", target="centre")
 
 
 def main_actions(state: GameState, seat: int) -> list:
@@ -709,7 +713,7 @@ def _multiplayer_attacks(state: GameState, seat: int) -> list:
 # [(crew ids, base ids, the attacks on them)] of the last _attacks_on: a function of the two
 # id lists alone (not of a state), so one entry serves every state that has them. One tuple,
 # read and replaced whole: a thread never sees the lists of one call with another's attacks
-_ATTACKS_KEPT: list = [(None, None, [])]
+_ATTACKS_KEPT: Final[list] = [(None, None, [])]
 
 
 def _attacks_on(canteen: list, surface: list) -> list:

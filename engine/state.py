@@ -16,16 +16,16 @@ their id: everyone watches that card move.
 """
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .rng import Rng
 from .ruleset import Ruleset
 
-PILES = ("colony", "centre", "trash", "wasteland")
-IN_PLAY = ("surface", "canteen", "hangar")  # R 3.11
-ZONES = ("colony", "centre", "surface", "canteen", "hangar", "trash", "wasteland", "chain")
-HIDDEN_PILES = ("colony", "centre", "wasteland")  # R 3.1 "who may look"
-ORIENTATIONS = ("active", "used", "damaged")  # R 6.1
+PILES: Final = ("colony", "centre", "trash", "wasteland")
+IN_PLAY: Final = ("surface", "canteen", "hangar")  # R 3.11
+ZONES: Final = ("colony", "centre", "surface", "canteen", "hangar", "trash", "wasteland", "chain")
+HIDDEN_PILES: Final = ("colony", "centre", "wasteland")  # R 3.1 "who may look"
+ORIENTATIONS: Final = ("active", "used", "damaged")  # R 6.1
 
 
 @dataclass(slots=True, init=False)
@@ -283,7 +283,9 @@ def prev_seat(state: GameState, seat: int) -> int:
 
 
 # seat count -> seat -> every seat from it clockwise (made once: clockwise is on hot paths)
-_CIRCLES = {n: tuple(tuple((s + i) % n for i in range(n)) for s in range(n)) for n in range(1, 9)}
+_CIRCLES: Final = {
+    n: tuple(tuple((s + i) % n for i in range(n)) for s in range(n)) for n in range(1, 9)
+}
 
 
 def clockwise(state: GameState, seat: int) -> tuple:

@@ -7,12 +7,12 @@ Filters that look at a card's identity (type, subtype, race, cost) only match
 face-up cards, so a legal-target list never reveals a face-down card.
 """
 
-from typing import Any
+from typing import Any, Final
 
 from .catalog import SHIP_SIZE
 from .state import IN_PLAY, CardInstance, GameState, clockwise, in_play_list, live_seats, neighbours
 
-STAT_NAMES = ("speed", "firepower", "armour", "bombardment")
+STAT_NAMES: Final = ("speed", "firepower", "armour", "bombardment")
 
 
 # --- identity ------------------------------------------------------------------------
@@ -187,7 +187,7 @@ def _main_pay_slot(d: dict) -> str | None:
     return t
 
 
-_DEF_INFO: dict = {}  # id(defs) -> (defs, len(defs), DefInfo)
+_DEF_INFO: Final[dict] = {}  # id(defs) -> (defs, len(defs), DefInfo)
 
 
 def def_info(defs: dict) -> DefInfo:
