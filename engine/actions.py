@@ -58,28 +58,39 @@ class IllegalAction(EngineError):
 
 
 ACTION_CACHE: Final[dict] = {}  # (kind, key, value, ...) -> Action (Action.cached)
+# compiled by mypyc (engine/_build.py): Action is a native class, its Final attributes have
+# no setter (read-only, as the frozen dataclass it was); as Python, a __setattr__ refuses
+# every assignment, so the engine sets its slots through object.__setattr__
+_NATIVE: Final = not __file__.endswith(".py")
+_set: Final = object.__setattr__
 
 
 class Action:
     """A decision: `kind` and its parameters, a tuple of (key, value) pairs sorted by key.
 
-    An immutable value (equal and hashed by kind and params; ``id`` is derived). A plain
-    class with its methods written out, not a frozen dataclass: compiled (engine/_build.py),
-    its ``__init__``, ``__eq__`` and ``__hash__`` are native code, where a dataclass's stay
-    Python, and new Actions are made at many decisions (card ids are drawn afresh)."""
+    An immutable value (equal and hashed by kind and params; ``id`` is derived; assigning
+    an attribute raises AttributeError). A plain class with its methods written out, not a
+    frozen dataclass: compiled (engine/_build.py), its ``__init__``, ``__eq__`` and
+    ``__hash__`` are native code, where a dataclass's stay Python, and new Actions are made
+    at many decisions (card ids are drawn afresh)."""
 
     __slots__ = ("kind", "params", "_ident")
 
-    kind: str
-    params: tuple
+    kind: Final[str]
+    params: Final[tuple]
     # the id, made at its first use (`id`): action logs and clients read it at every
     # decision, and most Actions are shared (``cached``). Not part of the value.
     _ident: str | None
 
     def __init__(self, kind: str, params: tuple = ()) -> None:
-        self.kind = kind
-        self.params = params
-        self._ident = None
+        if _NATIVE:
+            self.kind = kind
+            self.params = params
+            self._ident = None
+        else:
+            _set(self, "kind", kind)
+            _set(self, "params", params)
+            _set(self, "_ident", None)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Action):
@@ -151,7 +162,10 @@ class Action:
                 ident = self.kind
             else:
                 ident = self.kind + ":" + ",".join(f"{k}={v}" for k, v in self.params)
-            self._ident = ident  # set once, as computed
+            if _NATIVE:
+                self._ident = ident  # set once, as computed
+            else:
+                _set(self, "_ident", ident)
         return ident
 
     def to_dict(self) -> dict:
@@ -160,6 +174,13 @@ class Action:
     def __str__(self) -> str:
         return self.id
 
+
+def _frozen(action: Action, name: str, value: Any) -> None:
+    raise AttributeError(f"cannot assign to field {name!r}")  # as a frozen dataclass's
+
+
+if not _NATIVE:
+    setattr(Action, "__setattr__", _frozen)  # noqa: B010 (compiled: read-only attributes)
 
 _CHOICES: Final[dict[int, Action]] = {}  # value -> choose:value=value (choose)
 
