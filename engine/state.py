@@ -158,7 +158,7 @@ class PlayerState:
 @dataclass(slots=True)
 class GameState:
     ruleset: Ruleset
-    defs: dict  # card code -> card definition (dicts shaped like the set files)
+    defs: dict[str, dict]  # card code -> card definition (dicts shaped like the set files)
     players: list[PlayerState]
     cards: dict[int, CardInstance]  # instance id -> CardInstance
     rng: Rng
@@ -168,9 +168,11 @@ class GameState:
     starting_player: int = 0
     phase: str = "setup"  # setup | start | main | combat | end | over
     combat: Any = None  # Appendix A CombatState: a dict in a combat, else None
-    chain: list = field(default_factory=list)  # R 12.2: entries being played, bottom first
-    stack: list = field(default_factory=list)  # frames: the rules' continuation (engine.flow)
-    cost_mods: list = field(default_factory=list)  # temporary cost modifiers
+    # (element types: the compiled build, engine/_build.py, reads a typed dict's items and
+    # calls its get() directly; an untyped value costs a generic look-up and method call)
+    chain: list[dict] = field(default_factory=list)  # R 12.2: entries played, bottom first
+    stack: list[dict] = field(default_factory=list)  # frames: the rules' continuation (flow)
+    cost_mods: list[dict] = field(default_factory=list)  # temporary cost modifiers
     control: list = field(default_factory=list)  # [card id, original controller] until end of turn
     winner: int | None = None
     result: str | None = None  # "colony" (R 15.1) | "turn_limit"

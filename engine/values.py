@@ -113,21 +113,22 @@ class DefInfo:
     )  # negative_bonus: some card's icon bonus lowers armour
 
     def __init__(self, defs: dict):
+        # element types: the compiled build reads them without generic look-ups
         self.defs = defs
-        self.statics = {}
+        self.statics: dict[str, list[dict]] = {}
         self.lowers_armour = False
-        self.types = {}
-        self.activated = {}
-        self.armour = {}
-        self.triggers: dict = {}
-        self.passenger = set()
-        self.by_effect: dict = {}
-        self.cost_codes = set()
-        self.cost_actions = set()
-        self.static_stats = set()
+        self.types: dict[str, str] = {}
+        self.activated: dict[str, tuple[int, ...]] = {}
+        self.armour: dict[str, int] = {}
+        self.triggers: dict[str, set[str]] = {}
+        self.passenger: set[str] = set()
+        self.by_effect: dict[str, dict[str, list[dict]]] = {}
+        self.cost_codes: set[str] = set()
+        self.cost_actions: set[str] = set()
+        self.static_stats: set[str] = set()
         self.negative_bonus = False
-        self.main_pay = {}
-        self.upgrade_limit = {}
+        self.main_pay: dict[str, str | None] = {}
+        self.upgrade_limit: dict[str, int] = {}
         cost_filters = []
         for code, d in defs.items():
             bonus = (d.get("bonus") or {}).get("armour")
@@ -283,13 +284,18 @@ def static_abilities(state: GameState, effect: str | None = None):
     filtered to the paid ones in play.
     """
     m = _card_memo(state)
-    info = m[2]
+    info: DefInfo = m[2]  # typed: the compiled build reads its attributes directly
+    found: list[CardInstance]
+    table: dict[str, list[dict]] | None
     if effect is None:
         table = info.statics
         found = m[5]
     else:
         table = info.by_effect.get(effect)
-        found = m[6].get(effect)
+        if not table:
+            return []
+        by_effect: dict[str, list[CardInstance]] = m[6]  # the same effects as info's
+        found = by_effect[effect]
     if not table:
         return []
     out = []
@@ -607,9 +613,7 @@ def stat(state: GameState, card: CardInstance, stat_name: str, statics=None) -> 
         if mod[0] == stat_name:
             value += mod[1]
     if statics is None:
-        m = state.memo
-        info = m[2] if m is not None and m[0] is state.defs and m[1] == len(m[0]) else None
-        if stat_name not in (info or state_info(state)).static_stats:
+        if stat_name not in state_info(state).static_stats:
             return max(0, value)  # no static ability of the game changes this stat
         statics = static_abilities(state, "modify_stat")
     for src, ability in statics:
@@ -657,9 +661,7 @@ def x_value(state: GameState, card: CardInstance) -> int:
 def _cost_delta(state: GameState, seat: int, d: dict | None, action: str, statics=None) -> int:
     delta = 0
     if statics is None:
-        m = state.memo
-        info = m[2] if m is not None and m[0] is state.defs and m[1] == len(m[0]) else None
-        info = info or state_info(state)
+        info = state_info(state)  # typed (compiled: direct attribute reads)
         if info.card_cost_static(d) if action == "card" else action in info.cost_actions:
             statics = static_abilities(state, "cost_modifier")
         elif not state.cost_mods:
