@@ -47,7 +47,7 @@ def side(combat, seat: int) -> list:
 def participants(state: GameState, seat: int) -> list:
     """The cards of `seat`'s side of the combat still in its hangar as ships (``in_hangar``
     of each, written out: this runs at every step of a combat)."""
-    combat = state.combat
+    combat: dict = state.combat
     cards = state.cards
     out = []
     for cid in combat["attackers"] if seat == combat["attacker"] else combat["defenders"]:
@@ -202,7 +202,7 @@ class Combat(Handler):
     kind = "combat"
 
     def run(self, state: GameState, frame: dict, ev: list):
-        combat = state.combat
+        combat: dict = state.combat
         step = frame["step"]
         if combat["ended"] and step not in ("disarm",):
             frame["step"] = "disarm"
@@ -326,7 +326,7 @@ class Combat(Handler):
         return out
 
     def legal(self, state: GameState, frame: dict):
-        combat = state.combat
+        combat: dict = state.combat
         step = frame["step"]
         att, dfn = combat["attacker"], combat["defender"]
         if step == "equip_attackers":
@@ -370,7 +370,7 @@ class Combat(Handler):
         return "NOT_A_LEGAL_CHOICE"
 
     def act(self, state: GameState, frame: dict, action: Action, ev: list):
-        combat = state.combat
+        combat: dict = state.combat
         step = frame["step"]
         att, dfn = combat["attacker"], combat["defender"]
         kind = action.kind
@@ -415,7 +415,7 @@ class Combat(Handler):
     # -- end of the payment step (R 11.4.3.3, AMB-30) -------------------------------------------
 
     def _end_of_payment(self, state: GameState, frame: dict, ev: list):
-        combat = state.combat
+        combat: dict = state.combat
         if "eop" not in frame:
             items = []
             for seat in (combat["attacker"], combat["defender"]):
@@ -471,7 +471,7 @@ class Combat(Handler):
 
     def _decider(self, state: GameState):
         """(seat, free) of the player to act now, or None when firing is over."""
-        combat = state.combat
+        combat: dict = state.combat
         att, dfn = combat["attacker"], combat["defender"]
         if combat["passed_by"] is not None:
             return foe(combat, combat["passed_by"]), True
@@ -493,7 +493,7 @@ class Combat(Handler):
         return (att, False) if fa >= fd else (dfn, False)  # R 11.4.4.2: ties -> attacker
 
     def _acting_ships(self, state: GameState, seat: int, free):
-        combat = state.combat
+        combat: dict = state.combat
         mine = eligible(state, seat)
         if free:
             return mine
@@ -507,7 +507,7 @@ class Combat(Handler):
         if decided is None:
             return []
         seat, free = decided
-        combat = state.combat
+        combat: dict = state.combat
         ships = self._acting_ships(state, seat, free)
         targets = participants(state, foe(combat, seat))
         if state.ruleset.cloak_blocks_fire:
@@ -537,7 +537,7 @@ class Combat(Handler):
         wait(frame, seat, "fire")
 
     def _firing_act(self, state: GameState, frame: dict, action: Action, ev: list):
-        combat = state.combat
+        combat: dict = state.combat
         seat, _ = self._decider(state)
         kind = action.kind
         if kind == "pass":
@@ -576,7 +576,7 @@ class Combat(Handler):
 
     def _end_firing(self, state: GameState, ev: list):
         """R 11.4.4.8: hit ships turn damaged (repair: used, R 13.8)."""
-        combat = state.combat
+        combat: dict = state.combat
         if state.ruleset.simplified_combat:  # R 17.2.2: the "killed" ships leave now
             combat["step"] = "end_firing"
             ops.check_state(state, ev)
@@ -592,7 +592,7 @@ class Combat(Handler):
     # -- bombardment (R 11.4.5) ---------------------------------------------------------------
 
     def _bomber_options(self, state: GameState):
-        combat = state.combat
+        combat: dict = state.combat
         return [
             c.id
             for c in participants(state, combat["attacker"])
@@ -600,7 +600,7 @@ class Combat(Handler):
         ]
 
     def _bomber_actions(self, state: GameState):
-        combat = state.combat
+        combat: dict = state.combat
         out = [choose(c) for c in self._bomber_options(state)]
         for cid in combat["bombers"]:
             ship = in_hangar(state, cid)
@@ -611,7 +611,7 @@ class Combat(Handler):
     # -- disarm (R 11.4.6) ----------------------------------------------------------------------
 
     def _disarm(self, state: GameState, frame: dict, ev: list):
-        combat = state.combat
+        combat: dict = state.combat
         combat["step"] = "disarm"
         for seat in (combat["attacker"], combat["defender"]):
             for cid in list(side(combat, seat)):
@@ -797,7 +797,7 @@ class Shot(Handler):
     kind = "shot"
 
     def run(self, state: GameState, frame: dict, ev: list):
-        combat = state.combat
+        combat: dict = state.combat
         step = frame["step"]
         shooter = in_hangar(state, frame["shooter"])
         target = in_hangar(state, frame["target"])
@@ -1025,7 +1025,7 @@ class Shot(Handler):
 
     def _apply(self, state: GameState, frame: dict, ev: list):
         """R 11.4.4.6.4-7: simultaneous damage, rotation, hits, destruction."""
-        combat = state.combat
+        combat: dict = state.combat
         combat["batch"] = True
         for src, rid, amount, _ in frame["packets"]:
             rec = in_hangar(state, rid)
@@ -1099,7 +1099,7 @@ class Bombard(Handler):
     kind = "bombard"
 
     def run(self, state: GameState, frame: dict, ev: list):
-        combat = state.combat
+        combat: dict = state.combat
         step = frame["step"]
         dfn = combat["defender"]
         if step == "start":
@@ -1198,7 +1198,7 @@ class Bombard(Handler):
         return "NOT_A_LEGAL_CHOICE"
 
     def act(self, state: GameState, frame: dict, action: Action, ev: list):
-        combat = state.combat
+        combat: dict = state.combat
         card = state.cards[combat["target"]["card"]]
         frame["step"] = "after"
         if action.kind == "pay":  # R 4.5.9: the trap acts, then goes to the trash
