@@ -148,9 +148,9 @@ class Action:
             ACTION_CACHE[key] = action
         return action
 
-    def get(self, key, default=None):
+    def get(self, key: str, default: Any = None) -> Any:
         for k, v in self.params:
-            if k == key:
+            if k is key or k == key:  # the keys are mostly the same interned strings
                 return v
         return default
 

@@ -203,7 +203,7 @@ class Combat(Handler):
 
     def run(self, state: GameState, frame: dict, ev: list):
         combat: dict = state.combat
-        step = frame["step"]
+        step: str = frame["step"]
         if combat["ended"] and step not in ("disarm",):
             frame["step"] = "disarm"
             return
@@ -327,7 +327,7 @@ class Combat(Handler):
 
     def legal(self, state: GameState, frame: dict):
         combat: dict = state.combat
-        step = frame["step"]
+        step: str = frame["step"]
         att, dfn = combat["attacker"], combat["defender"]
         if step == "equip_attackers":
             out = [choose(c) for c in self._ship_options(state, att, combat["attackers"])]
@@ -371,7 +371,7 @@ class Combat(Handler):
 
     def act(self, state: GameState, frame: dict, action: Action, ev: list):
         combat: dict = state.combat
-        step = frame["step"]
+        step: str = frame["step"]
         att, dfn = combat["attacker"], combat["defender"]
         kind = action.kind
         if step in ("equip_attackers", "equip_defenders"):
@@ -798,7 +798,7 @@ class Shot(Handler):
 
     def run(self, state: GameState, frame: dict, ev: list):
         combat: dict = state.combat
-        step = frame["step"]
+        step: str = frame["step"]
         shooter = in_hangar(state, frame["shooter"])
         target = in_hangar(state, frame["target"])
         if combat["ended"]:
@@ -1100,7 +1100,7 @@ class Bombard(Handler):
 
     def run(self, state: GameState, frame: dict, ev: list):
         combat: dict = state.combat
-        step = frame["step"]
+        step: str = frame["step"]
         dfn = combat["defender"]
         if step == "start":
             bombers = [in_hangar(state, c) for c in frame["bombers"]]

@@ -267,7 +267,7 @@ class Turn(Handler):
     kind = "turn"
 
     def run(self, state: GameState, frame: dict, ev: list):
-        step = frame["step"]
+        step: str = frame["step"]
         seat = state.active
         if step == "start":  # R 11.2
             state.phase = "start"
