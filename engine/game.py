@@ -623,9 +623,11 @@ _ATTACK_CREW: Final = _Shared(lambda cid: Action.cached("attack", "card", cid, "
 _ATTACK_BASE: Final = _Shared(lambda cid: Action.cached("attack", "card", cid, "target", "base"))
 
 
-# base a -> {base b -> cash a, b}: a row per first base, so the pairs of a are one map
+# base a -> {base b -> cash a, b}: a row per first base, so the pairs of a are one map. The
+# Actions are made here, not through Action.cached: most pairs are new (a base's id is drawn
+# afresh when it is placed), and its key tuple would only be built to miss
 def _cash_row(a: int) -> "_Shared":
-    return _Shared(lambda b: Action.cached("cash", "a", a, "b", b))
+    return _Shared(lambda b: Action("cash", (("a", a), ("b", b))))
 
 
 _CASH_ROWS: Final = _Shared(_cash_row)
