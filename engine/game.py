@@ -856,30 +856,17 @@ def _base_actions(state: GameState, seat: int, info: V.DefInfo, out: list) -> No
 
 def _cash_actions(state: GameState, seat: int, upgraded: list[int]) -> list:
     """Every cash pair (a, b), a <= b, of `upgraded` (`seat`'s bases with upgrades, in id
-    order; M3, AMB-47): (a, a) when a has two upgrades, then (a, b) for the later b. Kept
-    per seat (read only) while `upgraded` and which of its bases have two upgrades or more
-    stand still: most main-phase decisions change neither."""
+    order; M3, AMB-47): (a, a) when a has two upgrades, then (a, b) for the later b."""
     cards = state.cards
-    doubles = 0  # bit i: upgraded[i] has two upgrades or more
-    bit = 1
-    for a in upgraded:
-        if cards[a].upgrades >= 2:
-            doubles |= bit
-        bit <<= 1
-    kept = state.cash_lists.get(seat)
-    if kept is not None and kept[1] == doubles and kept[0] == upgraded:
-        return kept[2]
     rows = _CASH_ROWS
     found: list = []
     for i, a in enumerate(upgraded):
-        pairs = upgraded[i:] if (doubles >> i) & 1 else upgraded[i + 1 :]
+        pairs = upgraded[i:] if cards[a].upgrades >= 2 else upgraded[i + 1 :]
         if len(pairs) > 1:
             # one C call looks up the whole row (a tuple): cheaper than a map's call per pair
             found += itemgetter(*pairs)(rows[a])
         elif pairs:
             found.append(rows[a][pairs[0]])  # itemgetter of one key gives the value itself
-    # `upgraded` itself, not a copy: _base_lists and _bases_changed never change such a list
-    state.cash_lists[seat] = (upgraded, doubles, found)
     return found
 
 

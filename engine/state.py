@@ -193,8 +193,6 @@ class GameState:
     # keeps each seat's upgradable and upgraded bases while it and the surface stand still
     upgrade_epoch: int = field(default=0, init=False, repr=False, compare=False)
     base_lists: dict = field(default_factory=dict, init=False, repr=False, compare=False)
-    # each seat's cash pairs while its upgraded bases stand still (engine.game._cash_actions)
-    cash_lists: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     # bumped by every change of a card's damage or modifiers: with card_epoch and the hangars,
     # engine.ops.check_state knows when every ship still has the armour it had (`armoured`)
     armour_epoch: int = field(default=0, init=False, repr=False, compare=False)
