@@ -879,7 +879,9 @@ def _base_lists(state: GameState, seat: int) -> tuple[list[int], list[int]]:
     # (upgrade_epoch, a copy of the surface, can_buy, upgraded): compared field by field
     kept = state.base_lists.get(seat)
     if kept is not None and kept[0] == state.upgrade_epoch and kept[1] == surface:
-        return kept[2], kept[3]
+        can_buy: list[int] = kept[2]
+        upgraded: list[int] = kept[3]
+        return can_buy, upgraded
     cards = state.cards
     ordered = sorted(surface)
     can_buy = [cid for cid in ordered if cards[cid].bought < MAX_BOUGHT_UPGRADES]
@@ -888,7 +890,7 @@ def _base_lists(state: GameState, seat: int) -> tuple[list[int], list[int]]:
     return can_buy, upgraded
 
 
-def _bases_changed(state: GameState, seat: int, *changed) -> None:
+def _bases_changed(state: GameState, seat: int, *changed: CardInstance) -> None:
     """After a main-phase upgrade or cash of `changed` (bases of `seat`'s surface): bump
     ``state.upgrade_epoch``; if `seat`'s kept base lists were up to date, keep them for
     the new epoch, with those bases put in or taken out where they moved (new lists: a
@@ -902,7 +904,8 @@ def _bases_changed(state: GameState, seat: int, *changed) -> None:
     state.upgrade_epoch += 1
     if not up_to_date:
         return
-    can_buy, upgraded = kept[2], kept[3]
+    can_buy: list[int] = kept[2]  # typed: the compiled build reads them directly
+    upgraded: list[int] = kept[3]
     for card in changed:
         cid = card.id
         if (card.bought < MAX_BOUGHT_UPGRADES) != (cid in can_buy):
@@ -912,7 +915,7 @@ def _bases_changed(state: GameState, seat: int, *changed) -> None:
     state.base_lists[seat] = (state.upgrade_epoch, kept[1], can_buy, upgraded)  # same surface
 
 
-def _toggled(ids: list, cid: int) -> list:
+def _toggled(ids: list[int], cid: int) -> list[int]:
     """A new sorted list: `ids` with `cid` taken out if it is in, else put in."""
     if cid in ids:
         return [i for i in ids if i != cid]
