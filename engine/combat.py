@@ -8,7 +8,7 @@ bombardment (R 11.4.5, also used by stealth, R 13.6); ``distribute`` is a
 damage distribution, one point per decision.
 """
 
-from typing import Final
+from typing import Final, cast
 
 from . import ops
 from . import values as V
@@ -638,7 +638,7 @@ class Combat(Handler):
         cards = state.cards
         marked = marked_cards(state)
         for card in [c for c in marked if c.boarded and c.attached_to is not None]:
-            ship = cards[card.attached_to]
+            ship = cards[cast(int, card.attached_to)]  # not None: filtered just above
             unboard(state, card, "active" if ship.orientation == "active" else "used", ev)
         for card in marked:
             card.hit = False

@@ -807,7 +807,8 @@ def _candidates(state: GameState, seat: int, info: V.DefInfo) -> list[CardInstan
         and kept[3] == player.surface
         and kept[4] == player.canteen
     ):
-        return kept[5]
+        found: list[CardInstance] = kept[5]
+        return found
     ships = [state.cards[c] for c in player.hangar]  # only here: most calls keep the list
     found = _find_candidates(state, player, ships, info)
     zones = list(player.hangar), list(player.surface), list(player.canteen)

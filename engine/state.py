@@ -198,7 +198,7 @@ class GameState:
     armour_epoch: int = field(default=0, init=False, repr=False, compare=False)
     armoured: tuple | None = field(default=None, init=False, repr=False, compare=False)
     # the cards that may carry combat marks or modifiers (marked_cards); None: not known yet
-    marked: list | None = field(default=None, init=False, repr=False, compare=False)
+    marked: list[CardInstance] | None = field(default=None, init=False, repr=False, compare=False)
 
     def card(self, cid: int) -> CardInstance:
         return self.cards[cid]
@@ -326,7 +326,7 @@ def _card_id(card: CardInstance) -> int:
     return card.id
 
 
-def marked_cards(state: GameState) -> list:
+def marked_cards(state: GameState) -> list[CardInstance]:
     """``[c for c in state.cards.values() if c.boarded or c.hit or c.mods or c.grants]``:
     the end of every shot, combat and turn clears marks, and a game has ~90 cards, of which
     a few are marked. The first call looks at every card; later ones at the cards noted by
@@ -469,11 +469,12 @@ def in_play(card: CardInstance | None) -> bool:
     return card is not None and card.zone in IN_PLAY
 
 
-def in_play_list(state: GameState, seat: int) -> list:
-    """``list(cards_in_play(state, seat))``, written out (hot paths)."""
+def in_play_list(state: GameState, seat: int) -> list[CardInstance]:
+    """``list(cards_in_play(state, seat))``, written out (hot paths; typed, so a compiled
+    caller reads the cards' attributes directly)."""
     player = state.players[seat]
     cards = state.cards
-    out = []
+    out: list[CardInstance] = []
     for cid in player.hangar:
         ship = cards[cid]
         out.append(ship)

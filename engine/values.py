@@ -261,7 +261,8 @@ def _card_memo(state: GameState) -> tuple:
 def may_activate(state: GameState, seat: int) -> bool:
     """Whether `seat` has a paid card in play with an activated ability (if not, it can
     activate nothing: R 12.8 needs a paid card, controlled, in play)."""
-    for card in _card_memo(state)[7]:
+    with_activated: list[CardInstance] = _card_memo(state)[7]
+    for card in with_activated:
         if card.paid and card.controller == seat and card.zone in IN_PLAY:
             return True
     return False
