@@ -44,12 +44,12 @@ def side(combat, seat: int) -> list:
     return combat["attackers"] if seat == combat["attacker"] else combat["defenders"]
 
 
-def participants(state: GameState, seat: int) -> list:
+def participants(state: GameState, seat: int) -> list[CardInstance]:
     """The cards of `seat`'s side of the combat still in its hangar as ships (``in_hangar``
     of each, written out: this runs at every step of a combat)."""
     combat: dict = state.combat
     cards = state.cards
-    out = []
+    out: list[CardInstance] = []
     for cid in combat["attackers"] if seat == combat["attacker"] else combat["defenders"]:
         card = cards.get(cid)
         if (
@@ -62,7 +62,7 @@ def participants(state: GameState, seat: int) -> list:
     return out
 
 
-def eligible(state: GameState, seat: int) -> list:
+def eligible(state: GameState, seat: int) -> list[CardInstance]:
     """R 11.4.4.1: participating, active and still in play."""
     return [c for c in participants(state, seat) if c.orientation == "active"]
 
@@ -314,7 +314,7 @@ class Combat(Handler):
         return out
 
     @staticmethod
-    def _aboard(state: GameState, ship):
+    def _aboard(state: GameState, ship: CardInstance) -> list[CardInstance]:
         return [state.cards[a] for a in ship.attachments]
 
     def _payable(self, state: GameState, seat: int):

@@ -327,7 +327,7 @@ def static_abilities(state: GameState, effect: str | None = None):
     return out
 
 
-def effective_with(state: GameState, seat: int, trigger: str) -> list:
+def effective_with(state: GameState, seat: int, trigger: str) -> list[CardInstance]:
     """`seat`'s cards in play (in the order of cards_in_play) that are effective and have
     a `trigger` ability: ``[c for c in cards_in_play(state, seat) if effective(state, c)]``
     less those push_trigger would skip (no ability with that trigger)."""
