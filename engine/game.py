@@ -9,7 +9,6 @@
 allowed now), each with a reason ``code``; the state is unchanged then.
 """
 
-from operator import itemgetter
 from typing import Any, Final, NamedTuple
 
 from . import combat as C
@@ -861,13 +860,15 @@ def _cash_actions(state: GameState, seat: int, upgraded: list[int]) -> list:
     cards = state.cards
     rows = _CASH_ROWS
     found: list = []
-    for i, a in enumerate(upgraded):
-        pairs = upgraded[i:] if cards[a].upgrades >= 2 else upgraded[i + 1 :]
-        if len(pairs) > 1:
-            # one C call looks up the whole row (a tuple): cheaper than a map's call per pair
-            found += itemgetter(*pairs)(rows[a])
-        elif pairs:
-            found.append(rows[a][pairs[0]])  # itemgetter of one key gives the value itself
+    n = len(upgraded)
+    for i in range(n):
+        a = upgraded[i]
+        row = rows[a]
+        if cards[a].upgrades >= 2:
+            found.append(row[a])
+        # an index loop: compiled, no slice, itemgetter or tuple per base (a few bases)
+        for j in range(i + 1, n):
+            found.append(row[upgraded[j]])
     return found
 
 
