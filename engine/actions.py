@@ -7,11 +7,10 @@ request cannot be understood at all (HTTP 400); ``IllegalAction`` means it is
 understood but not allowed now (HTTP 409/422). Both carry a reason ``code``.
 """
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 # kind -> {param: (type, required)}
-SCHEMA: dict[str, dict[str, tuple[type, bool]]] = {
+SCHEMA: Final[dict[str, dict[str, tuple[type, bool]]]] = {
     "mulligan": {},  # R 10.5
     "keep": {},
     "cut": {"at": (int, True)},  # R 16.1
@@ -39,8 +38,8 @@ SCHEMA: dict[str, dict[str, tuple[type, bool]]] = {
     "decline": {},
 }
 
-PLACE_TO = ("surface", "canteen", "ship")
-ATTACK_TARGETS = ("colony", "centre", "crew", "base")
+PLACE_TO: Final = ("surface", "canteen", "ship")
+ATTACK_TARGETS: Final = ("colony", "centre", "crew", "base")
 
 
 class EngineError(Exception):
@@ -58,21 +57,59 @@ class IllegalAction(EngineError):
     """The action is well formed but not allowed in this state; ``code`` says why."""
 
 
-ACTION_CACHE: dict = {}
-_new_object = object.__new__
-_set = object.__setattr__  # (kind, key, value, ...) -> Action (Action.cached)
-# compiled by mypyc (engine/_build.py): its native classes are made by their constructors
-# (quick there; object.__new__ refuses them)
-_NATIVE = not __file__.endswith(".py")
+ACTION_CACHE: Final[dict] = {}  # (kind, key, value, ...) -> Action (Action.cached)
+# compiled by mypyc (engine/_build.py): Action is a native class, its Final attributes have
+# no setter (read-only, as the frozen dataclass it was); as Python, a __setattr__ refuses
+# every assignment, so the engine sets its slots through object.__setattr__
+_NATIVE: Final = not __file__.endswith(".py")
+_set: Final = object.__setattr__
 
 
-@dataclass(frozen=True, slots=True)
 class Action:
-    kind: str
-    params: tuple = ()
+    """A decision: `kind` and its parameters, a tuple of (key, value) pairs sorted by key.
+
+    An immutable value (equal and hashed by kind and params; ``id`` is derived; assigning
+    an attribute raises AttributeError). A plain class with its methods written out, not a
+    frozen dataclass: compiled (engine/_build.py), its ``__init__``, ``__eq__`` and
+    ``__hash__`` are native code, where a dataclass's stay Python, and new Actions are made
+    at many decisions (card ids are drawn afresh)."""
+
+    __slots__ = ("kind", "params", "_ident")
+
+    kind: Final[str]
+    params: Final[tuple]
     # the id, made at its first use (`id`): action logs and clients read it at every
     # decision, and most Actions are shared (``cached``). Not part of the value.
-    _ident: str | None = field(default=None, init=False, repr=False, compare=False)
+    _ident: str | None
+
+    def __init__(self, kind: str, params: tuple = ()) -> None:
+        if _NATIVE:
+            self.kind = kind
+            self.params = params
+            self._ident = None
+        else:
+            _set(self, "kind", kind)
+            _set(self, "params", params)
+            _set(self, "_ident", None)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return self.kind == other.kind and self.params == other.params
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return self.kind != other.kind or self.params != other.params
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.params))
+
+    def __repr__(self) -> str:
+        return f"Action(kind={self.kind!r}, params={self.params!r})"
+
+    def __reduce__(self):  # copy/pickle: the value only (the id is made again)
+        return (Action, (self.kind, self.params))
 
     @classmethod
     def make(cls, kind: str, **params) -> "Action":
@@ -104,26 +141,16 @@ class Action:
         no value None. Actions are immutable, so equal ones are shared (a bounded cache)."""
         key = (kind, *kv)
         action = ACTION_CACHE.get(key)
-        if action is None and _NATIVE:
+        if action is None:
             action = cls(kind, tuple(zip(kv[::2], kv[1::2], strict=True)))
-            if len(ACTION_CACHE) >= 50_000:
-                ACTION_CACHE.clear()
-            ACTION_CACHE[key] = action
-        elif action is None:
-            # cls(kind, params) without the dataclass __init__ (a frame that only makes these
-            # calls): new Actions are frequent, card ids being drawn afresh in every game
-            action = _new_object(cls)
-            _set(action, "kind", kind)
-            _set(action, "params", tuple(zip(kv[::2], kv[1::2], strict=True)))
-            _set(action, "_ident", None)
             if len(ACTION_CACHE) >= 50_000:  # card ids grow during a game: start afresh
                 ACTION_CACHE.clear()
             ACTION_CACHE[key] = action
         return action
 
-    def get(self, key, default=None):
+    def get(self, key: str, default: Any = None) -> Any:
         for k, v in self.params:
-            if k == key:
+            if k is key or k == key:  # the keys are mostly the same interned strings
                 return v
         return default
 
@@ -135,7 +162,10 @@ class Action:
                 ident = self.kind
             else:
                 ident = self.kind + ":" + ",".join(f"{k}={v}" for k, v in self.params)
-            object.__setattr__(self, "_ident", ident)  # frozen: set once, as computed
+            if _NATIVE:
+                self._ident = ident  # set once, as computed
+            else:
+                _set(self, "_ident", ident)
         return ident
 
     def to_dict(self) -> dict:
@@ -145,18 +175,33 @@ class Action:
         return self.id
 
 
+def _frozen(action: Action, name: str, value: Any) -> None:
+    raise AttributeError(f"cannot assign to field {name!r}")  # as a frozen dataclass's
+
+
+if not _NATIVE:
+    setattr(Action, "__setattr__", _frozen)  # noqa: B010 (compiled: read-only attributes)
+
+_CHOICES: Final[dict[int, Action]] = {}  # value -> choose:value=value (choose)
+
+
 def choose(value) -> Action:
-    """``Action.make("choose", value=value)`` (hot: the picks of every choice)."""
+    """``Action.make("choose", value=value)`` (hot: the picks of every choice). Int values
+    are looked up by the int itself (no key tuple to build, hash and compare)."""
     if type(value) is int:
-        action = ACTION_CACHE.get(("choose", "value", value))
-        return action if action is not None else Action.cached("choose", "value", value)
+        action = _CHOICES.get(value)
+        if action is None:
+            if len(_CHOICES) >= 20_000:  # card ids grow during a game: start afresh
+                _CHOICES.clear()
+            action = _CHOICES[value] = Action.cached("choose", "value", value)
+        return action
     return Action.make("choose", value=value)
 
 
-DONE = Action.make("done")
-PASS = Action.make("pass")
+DONE: Final = Action.make("done")
+PASS: Final = Action.make("pass")
 
-_CHECKED: dict = {}  # id(action) -> action: Action objects that passed parse_action as is
+_CHECKED: Final[dict] = {}  # id(action) -> action: Action objects that passed parse_action as is
 
 
 def parse_action(obj: Any) -> Action:

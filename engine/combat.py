@@ -8,10 +8,23 @@ bombardment (R 11.4.5, also used by stealth, R 13.6); ``distribute`` is a
 damage distribution, one point per decision.
 """
 
+from typing import Final, cast
+
 from . import ops
 from . import values as V
 from .actions import DONE, PASS, Action, choose
-from .flow import Handler, answer, ask, clear_answers, emit, pop, push, register, wait
+from .flow import (
+    Handler,
+    answer,
+    ask,
+    clear_answers,
+    emit,
+    event,
+    pop,
+    push,
+    register,
+    wait,
+)
 from .resolve import _needs, announce_payment, expire, expire_cards, open_window
 from .state import CardInstance, GameState, mark, marked_cards, next_seat
 
@@ -31,12 +44,12 @@ def side(combat, seat: int) -> list:
     return combat["attackers"] if seat == combat["attacker"] else combat["defenders"]
 
 
-def participants(state: GameState, seat: int) -> list:
+def participants(state: GameState, seat: int) -> list[CardInstance]:
     """The cards of `seat`'s side of the combat still in its hangar as ships (``in_hangar``
     of each, written out: this runs at every step of a combat)."""
-    combat = state.combat
+    combat: dict = state.combat
     cards = state.cards
-    out = []
+    out: list[CardInstance] = []
     for cid in combat["attackers"] if seat == combat["attacker"] else combat["defenders"]:
         card = cards.get(cid)
         if (
@@ -49,7 +62,7 @@ def participants(state: GameState, seat: int) -> list:
     return out
 
 
-def eligible(state: GameState, seat: int) -> list:
+def eligible(state: GameState, seat: int) -> list[CardInstance]:
     """R 11.4.4.1: participating, active and still in play."""
     return [c for c in participants(state, seat) if c.orientation == "active"]
 
@@ -182,15 +195,15 @@ def declare_attack(
 
 # --- the combat frame -----------------------------------------------------------------------
 
-PAY_STEPS = ("pay_attacker", "pay_defender")
+PAY_STEPS: Final = ("pay_attacker", "pay_defender")
 
 
 class Combat(Handler):
     kind = "combat"
 
     def run(self, state: GameState, frame: dict, ev: list):
-        combat = state.combat
-        step = frame["step"]
+        combat: dict = state.combat
+        step: str = frame["step"]
         if combat["ended"] and step not in ("disarm",):
             frame["step"] = "disarm"
             return
@@ -301,7 +314,7 @@ class Combat(Handler):
         return out
 
     @staticmethod
-    def _aboard(state: GameState, ship):
+    def _aboard(state: GameState, ship: CardInstance) -> list[CardInstance]:
         return [state.cards[a] for a in ship.attachments]
 
     def _payable(self, state: GameState, seat: int):
@@ -313,8 +326,8 @@ class Combat(Handler):
         return out
 
     def legal(self, state: GameState, frame: dict):
-        combat = state.combat
-        step = frame["step"]
+        combat: dict = state.combat
+        step: str = frame["step"]
         att, dfn = combat["attacker"], combat["defender"]
         if step == "equip_attackers":
             out = [choose(c) for c in self._ship_options(state, att, combat["attackers"])]
@@ -357,8 +370,8 @@ class Combat(Handler):
         return "NOT_A_LEGAL_CHOICE"
 
     def act(self, state: GameState, frame: dict, action: Action, ev: list):
-        combat = state.combat
-        step = frame["step"]
+        combat: dict = state.combat
+        step: str = frame["step"]
         att, dfn = combat["attacker"], combat["defender"]
         kind = action.kind
         if step in ("equip_attackers", "equip_defenders"):
@@ -402,7 +415,7 @@ class Combat(Handler):
     # -- end of the payment step (R 11.4.3.3, AMB-30) -------------------------------------------
 
     def _end_of_payment(self, state: GameState, frame: dict, ev: list):
-        combat = state.combat
+        combat: dict = state.combat
         if "eop" not in frame:
             items = []
             for seat in (combat["attacker"], combat["defender"]):
@@ -458,7 +471,7 @@ class Combat(Handler):
 
     def _decider(self, state: GameState):
         """(seat, free) of the player to act now, or None when firing is over."""
-        combat = state.combat
+        combat: dict = state.combat
         att, dfn = combat["attacker"], combat["defender"]
         if combat["passed_by"] is not None:
             return foe(combat, combat["passed_by"]), True
@@ -480,7 +493,7 @@ class Combat(Handler):
         return (att, False) if fa >= fd else (dfn, False)  # R 11.4.4.2: ties -> attacker
 
     def _acting_ships(self, state: GameState, seat: int, free):
-        combat = state.combat
+        combat: dict = state.combat
         mine = eligible(state, seat)
         if free:
             return mine
@@ -494,7 +507,7 @@ class Combat(Handler):
         if decided is None:
             return []
         seat, free = decided
-        combat = state.combat
+        combat: dict = state.combat
         ships = self._acting_ships(state, seat, free)
         targets = participants(state, foe(combat, seat))
         if state.ruleset.cloak_blocks_fire:
@@ -524,11 +537,11 @@ class Combat(Handler):
         wait(frame, seat, "fire")
 
     def _firing_act(self, state: GameState, frame: dict, action: Action, ev: list):
-        combat = state.combat
+        combat: dict = state.combat
         seat, _ = self._decider(state)
         kind = action.kind
         if kind == "pass":
-            emit(ev, "pass", player=seat)
+            event(ev, "pass", {"player": seat})
             if combat["passed_by"] is None:
                 combat["passed_by"] = seat
             else:  # R 11.4.4.5: both passed in succession
@@ -563,7 +576,7 @@ class Combat(Handler):
 
     def _end_firing(self, state: GameState, ev: list):
         """R 11.4.4.8: hit ships turn damaged (repair: used, R 13.8)."""
-        combat = state.combat
+        combat: dict = state.combat
         if state.ruleset.simplified_combat:  # R 17.2.2: the "killed" ships leave now
             combat["step"] = "end_firing"
             ops.check_state(state, ev)
@@ -579,7 +592,7 @@ class Combat(Handler):
     # -- bombardment (R 11.4.5) ---------------------------------------------------------------
 
     def _bomber_options(self, state: GameState):
-        combat = state.combat
+        combat: dict = state.combat
         return [
             c.id
             for c in participants(state, combat["attacker"])
@@ -587,7 +600,7 @@ class Combat(Handler):
         ]
 
     def _bomber_actions(self, state: GameState):
-        combat = state.combat
+        combat: dict = state.combat
         out = [choose(c) for c in self._bomber_options(state)]
         for cid in combat["bombers"]:
             ship = in_hangar(state, cid)
@@ -598,7 +611,7 @@ class Combat(Handler):
     # -- disarm (R 11.4.6) ----------------------------------------------------------------------
 
     def _disarm(self, state: GameState, frame: dict, ev: list):
-        combat = state.combat
+        combat: dict = state.combat
         combat["step"] = "disarm"
         for seat in (combat["attacker"], combat["defender"]):
             for cid in list(side(combat, seat)):
@@ -625,7 +638,7 @@ class Combat(Handler):
         cards = state.cards
         marked = marked_cards(state)
         for card in [c for c in marked if c.boarded and c.attached_to is not None]:
-            ship = cards[card.attached_to]
+            ship = cards[cast(int, card.attached_to)]  # not None: filtered just above
             unboard(state, card, "active" if ship.orientation == "active" else "used", ev)
         for card in marked:
             card.hit = False
@@ -784,8 +797,8 @@ class Shot(Handler):
     kind = "shot"
 
     def run(self, state: GameState, frame: dict, ev: list):
-        combat = state.combat
-        step = frame["step"]
+        combat: dict = state.combat
+        step: str = frame["step"]
         shooter = in_hangar(state, frame["shooter"])
         target = in_hangar(state, frame["target"])
         if combat["ended"]:
@@ -1012,7 +1025,7 @@ class Shot(Handler):
 
     def _apply(self, state: GameState, frame: dict, ev: list):
         """R 11.4.4.6.4-7: simultaneous damage, rotation, hits, destruction."""
-        combat = state.combat
+        combat: dict = state.combat
         combat["batch"] = True
         for src, rid, amount, _ in frame["packets"]:
             rec = in_hangar(state, rid)
@@ -1086,8 +1099,8 @@ class Bombard(Handler):
     kind = "bombard"
 
     def run(self, state: GameState, frame: dict, ev: list):
-        combat = state.combat
-        step = frame["step"]
+        combat: dict = state.combat
+        step: str = frame["step"]
         dfn = combat["defender"]
         if step == "start":
             bombers = [in_hangar(state, c) for c in frame["bombers"]]
@@ -1185,7 +1198,7 @@ class Bombard(Handler):
         return "NOT_A_LEGAL_CHOICE"
 
     def act(self, state: GameState, frame: dict, action: Action, ev: list):
-        combat = state.combat
+        combat: dict = state.combat
         card = state.cards[combat["target"]["card"]]
         frame["step"] = "after"
         if action.kind == "pay":  # R 4.5.9: the trap acts, then goes to the trash

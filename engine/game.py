@@ -9,8 +9,7 @@
 allowed now), each with a reason ``code``; the state is unchanged then.
 """
 
-from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from . import combat as C
 from . import ops
@@ -28,6 +27,7 @@ from .flow import (
     ask,
     clear_answers,
     emit,
+    event,
     pop,
     push,
     register,
@@ -48,11 +48,13 @@ from .state import (
     seats,
 )
 
-UPGRADE_COST = 1  # R 4.5.2
-MAX_BOUGHT_UPGRADES = 2  # R 4.5.2
-DRAW_COST = 1  # M7
-SEARCH_COST, SEARCH_DEPTH = 2, 5  # M8
-WASTELAND_DRAW_COST, WASTELAND_DRAW_COLONY = 2, 5  # M9
+UPGRADE_COST: Final = 1  # R 4.5.2
+MAX_BOUGHT_UPGRADES: Final = 2  # R 4.5.2
+DRAW_COST: Final = 1  # M7
+SEARCH_COST: Final = 2  # M8
+SEARCH_DEPTH: Final = 5
+WASTELAND_DRAW_COST: Final = 2  # M9
+WASTELAND_DRAW_COLONY: Final = 5
 
 
 class Pending(NamedTuple):
@@ -64,6 +66,11 @@ class Pending(NamedTuple):
     player: int
     decision: str
     info: dict
+
+
+# Pending(player, decision, info) as its own __new__ makes it (a tuple.__new__ of the fields),
+# without that __new__: a Python lambda of namedtuple's, even in the compiled build
+_new_tuple: Final[Any] = tuple.__new__
 
 
 # --- setup (R 10) ----------------------------------------------------------------------
@@ -259,7 +266,7 @@ class Turn(Handler):
     kind = "turn"
 
     def run(self, state: GameState, frame: dict, ev: list):
-        step = frame["step"]
+        step: str = frame["step"]
         seat = state.active
         if step == "start":  # R 11.2
             state.phase = "start"
@@ -605,27 +612,31 @@ class _Shared(dict):
         return action
 
 
-_UPGRADE = _Shared(lambda cid: Action.cached("upgrade", "card", cid))
-_PLACE_SURFACE = _Shared(lambda cid: Action.cached("place", "card", cid, "to", "surface"))
-_PLACE_CANTEEN = _Shared(lambda cid: Action.cached("place", "card", cid, "to", "canteen"))
-_PLACE_SHIP = _Shared(lambda k: Action.cached("place", "card", k[0], "ship", k[1], "to", "ship"))
-_ATTACK_CREW = _Shared(lambda cid: Action.cached("attack", "card", cid, "target", "crew"))
-_ATTACK_BASE = _Shared(lambda cid: Action.cached("attack", "card", cid, "target", "base"))
+_UPGRADE: Final = _Shared(lambda cid: Action.cached("upgrade", "card", cid))
+_PLACE_SURFACE: Final = _Shared(lambda cid: Action.cached("place", "card", cid, "to", "surface"))
+_PLACE_CANTEEN: Final = _Shared(lambda cid: Action.cached("place", "card", cid, "to", "canteen"))
+_PLACE_SHIP: Final = _Shared(
+    lambda k: Action.cached("place", "card", k[0], "ship", k[1], "to", "ship")
+)
+_ATTACK_CREW: Final = _Shared(lambda cid: Action.cached("attack", "card", cid, "target", "crew"))
+_ATTACK_BASE: Final = _Shared(lambda cid: Action.cached("attack", "card", cid, "target", "base"))
 
 
-# base a -> {base b -> cash a, b}: a row per first base, so the pairs of a are one map
+# base a -> {base b -> cash a, b}: a row per first base, so the pairs of a are one map. The
+# Actions are made here, not through Action.cached: most pairs are new (a base's id is drawn
+# afresh when it is placed), and its key tuple would only be built to miss
 def _cash_row(a: int) -> "_Shared":
-    return _Shared(lambda b: Action.cached("cash", "a", a, "b", b))
+    return _Shared(lambda b: Action("cash", (("a", a), ("b", b))))
 
 
-_CASH_ROWS = _Shared(_cash_row)
-_SHARED = (_UPGRADE, _PLACE_SURFACE, _PLACE_CANTEEN, _PLACE_SHIP, _ATTACK_CREW, _ATTACK_BASE)
-_END_TURN = Action.make("end_turn")
-_DRAW = Action.make("draw")
-_SEARCH = Action.make("search")
-_WASTELAND_DRAW = Action.make("wasteland_draw")
-_ATTACK_COLONY = Action.make("attack", target="colony")
-_ATTACK_CENTRE = Action.make("attack", target="centre")
+_CASH_ROWS: Final = _Shared(_cash_row)
+_SHARED: Final = (_UPGRADE, _PLACE_SURFACE, _PLACE_CANTEEN, _PLACE_SHIP, _ATTACK_CREW, _ATTACK_BASE)
+_END_TURN: Final = Action.make("end_turn")
+_DRAW: Final = Action.make("draw")
+_SEARCH: Final = Action.make("search")
+_WASTELAND_DRAW: Final = Action.make("wasteland_draw")
+_ATTACK_COLONY: Final = Action.make("attack", target="colony")
+_ATTACK_CENTRE: Final = Action.make("attack", target="centre")
 
 
 def main_actions(state: GameState, seat: int) -> list:
@@ -703,7 +714,7 @@ def _multiplayer_attacks(state: GameState, seat: int) -> list:
 # [(crew ids, base ids, the attacks on them)] of the last _attacks_on: a function of the two
 # id lists alone (not of a state), so one entry serves every state that has them. One tuple,
 # read and replaced whole: a thread never sees the lists of one call with another's attacks
-_ATTACKS_KEPT: list = [(None, None, [])]
+_ATTACKS_KEPT: Final[list] = [(None, None, [])]
 
 
 def _attacks_on(canteen: list, surface: list) -> list:
@@ -795,7 +806,8 @@ def _candidates(state: GameState, seat: int, info: V.DefInfo) -> list[CardInstan
         and kept[3] == player.surface
         and kept[4] == player.canteen
     ):
-        return kept[5]
+        found: list[CardInstance] = kept[5]
+        return found
     ships = [state.cards[c] for c in player.hangar]  # only here: most calls keep the list
     found = _find_candidates(state, player, ships, info)
     zones = list(player.hangar), list(player.surface), list(player.canteen)
@@ -832,22 +844,32 @@ def _find_candidates(
 def _base_actions(state: GameState, seat: int, info: V.DefInfo, out: list) -> None:
     """main_actions for the bases on the surface, in id order: upgrade (M6), then every
     cash pair (a, b), a <= b (M3): often the bulk of the list."""
-    cards = state.cards
     can_buy, upgraded = _base_lists(state, seat)
     cost = UPGRADE_COST
     if state.cost_mods or "upgrade" in info.cost_actions:
         cost = V.action_cost(state, seat, "upgrade", UPGRADE_COST)
     if cost <= state.players[seat].credits:
         out += map(_UPGRADE.__getitem__, can_buy)
+    if upgraded:
+        out += _cash_actions(state, seat, upgraded)
+
+
+def _cash_actions(state: GameState, seat: int, upgraded: list[int]) -> list:
+    """Every cash pair (a, b), a <= b, of `upgraded` (`seat`'s bases with upgrades, in id
+    order; M3, AMB-47): (a, a) when a has two upgrades, then (a, b) for the later b."""
+    cards = state.cards
     rows = _CASH_ROWS
-    for i, a in enumerate(upgraded):
-        # (a, a) when a has two upgrades, then (a, b) for the later b
-        pairs = upgraded[i:] if cards[a].upgrades >= 2 else upgraded[i + 1 :]
-        if len(pairs) > 1:
-            # one C call looks up the whole row (a tuple): cheaper than a map's call per pair
-            out += itemgetter(*pairs)(rows[a])
-        elif pairs:
-            out.append(rows[a][pairs[0]])  # itemgetter of one key gives the value itself
+    found: list = []
+    n = len(upgraded)
+    for i in range(n):
+        a = upgraded[i]
+        row = rows[a]
+        if cards[a].upgrades >= 2:
+            found.append(row[a])
+        # an index loop: compiled, no slice, itemgetter or tuple per base (a few bases)
+        for j in range(i + 1, n):
+            found.append(row[upgraded[j]])
+    return found
 
 
 def _base_lists(state: GameState, seat: int) -> tuple[list[int], list[int]]:
@@ -859,7 +881,9 @@ def _base_lists(state: GameState, seat: int) -> tuple[list[int], list[int]]:
     # (upgrade_epoch, a copy of the surface, can_buy, upgraded): compared field by field
     kept = state.base_lists.get(seat)
     if kept is not None and kept[0] == state.upgrade_epoch and kept[1] == surface:
-        return kept[2], kept[3]
+        can_buy: list[int] = kept[2]
+        upgraded: list[int] = kept[3]
+        return can_buy, upgraded
     cards = state.cards
     ordered = sorted(surface)
     can_buy = [cid for cid in ordered if cards[cid].bought < MAX_BOUGHT_UPGRADES]
@@ -868,7 +892,7 @@ def _base_lists(state: GameState, seat: int) -> tuple[list[int], list[int]]:
     return can_buy, upgraded
 
 
-def _bases_changed(state: GameState, seat: int, *changed) -> None:
+def _bases_changed(state: GameState, seat: int, *changed: CardInstance) -> None:
     """After a main-phase upgrade or cash of `changed` (bases of `seat`'s surface): bump
     ``state.upgrade_epoch``; if `seat`'s kept base lists were up to date, keep them for
     the new epoch, with those bases put in or taken out where they moved (new lists: a
@@ -882,7 +906,8 @@ def _bases_changed(state: GameState, seat: int, *changed) -> None:
     state.upgrade_epoch += 1
     if not up_to_date:
         return
-    can_buy, upgraded = kept[2], kept[3]
+    can_buy: list[int] = kept[2]  # typed: the compiled build reads them directly
+    upgraded: list[int] = kept[3]
     for card in changed:
         cid = card.id
         if (card.bought < MAX_BOUGHT_UPGRADES) != (cid in can_buy):
@@ -892,7 +917,7 @@ def _bases_changed(state: GameState, seat: int, *changed) -> None:
     state.base_lists[seat] = (state.upgrade_epoch, kept[1], can_buy, upgraded)  # same surface
 
 
-def _toggled(ids: list, cid: int) -> list:
+def _toggled(ids: list[int], cid: int) -> list[int]:
     """A new sorted list: `ids` with `cid` taken out if it is in, else put in."""
     if cid in ids:
         return [i for i in ids if i != cid]
@@ -954,7 +979,7 @@ def do_main(
         card.upgrades += 1
         card.bought += 1
         _bases_changed(state, seat, card)
-        emit(ev, "upgrades", card=ops.pub(state, card), upgrades=card.upgrades)
+        event(ev, "upgrades", {"card": ops.pub(state, card), "upgrades": card.upgrades})
         return
     if kind == "cash":
         a, b = state.cards[action.get("a")], state.cards[action.get("b")]
@@ -963,7 +988,7 @@ def do_main(
         _bases_changed(state, seat, a, b)
         ops.gain(state, seat, 1, ev, "upgrades removed")
         for card in {a.id: a, b.id: b}.values():
-            emit(ev, "upgrades", card=ops.pub(state, card), upgrades=card.upgrades)
+            event(ev, "upgrades", {"card": ops.pub(state, card), "upgrades": card.upgrades})
         return
     if kind == "draw":
         ops.spend(state, seat, V.action_cost(state, seat, "draw", DRAW_COST, statics), ev, "draw")
@@ -1021,9 +1046,8 @@ def pending(state: GameState) -> Pending | None:
     waiting = frame.get("await")
     if waiting is None:
         return None
-    return Pending(
-        waiting["player"], waiting["decision"], HANDLERS[frame["kind"]].info(state, frame)
-    )
+    info = HANDLERS[frame["kind"]].info(state, frame)
+    return _new_tuple(Pending, (waiting["player"], waiting["decision"], info))
 
 
 def legal_actions(state: GameState, player: int | None = None) -> list:

@@ -7,7 +7,7 @@ pile -- colony, centre, wasteland -- has no id at all) and privately in the even
 """
 
 from . import values as V
-from .flow import emit, push
+from .flow import emit, event, push
 from .state import (
     HIDDEN_PILES,
     IN_PLAY,
@@ -55,7 +55,7 @@ def relocate(state: GameState, card: CardInstance, zone: str, ev: list, why: str
     if was_in_play and zone not in IN_PLAY:
         data["was"] = old
     secret = None if public(card) else ident(state, card)
-    emit(ev, "move", secret=secret, audience=(card.owner,) if secret else (), **data)
+    event(ev, "move", data, secret, (card.owner,) if secret else ())
     return card
 
 
@@ -66,7 +66,8 @@ def gain(state: GameState, seat: int, n: int, ev: list, why: str = "") -> None:
     if n <= 0:
         return
     state.players[seat].credits += n
-    emit(ev, "credits", player=seat, change=n, credits=state.players[seat].credits, why=why)
+    credits = state.players[seat].credits
+    event(ev, "credits", {"player": seat, "change": n, "credits": credits, "why": why})
 
 
 def spend(state: GameState, seat: int, n: int, ev: list, why: str = "") -> None:
@@ -76,7 +77,7 @@ def spend(state: GameState, seat: int, n: int, ev: list, why: str = "") -> None:
     if n <= 0:
         return
     player.credits -= n
-    emit(ev, "credits", player=seat, change=-n, credits=player.credits, why=why)
+    event(ev, "credits", {"player": seat, "change": -n, "credits": player.credits, "why": why})
 
 
 def lose(state: GameState, seat: int, n: int, ev: list, why: str = "") -> None:
@@ -139,7 +140,7 @@ def cut(state: GameState, seat: int, at: int, ev: list) -> None:
 def rotate(state: GameState, card: CardInstance, to: str, ev: list, why: str = "") -> None:
     if card.orientation != to:
         card.orientation = to
-        emit(ev, "rotate", card=pub(state, card), to=to, why=why)
+        event(ev, "rotate", {"card": pub(state, card), "to": to, "why": why})
 
 
 def deal_damage(state: GameState, card: CardInstance, n: int, ev: list, why: str = "") -> int:
@@ -210,9 +211,12 @@ def check_state(state: GameState, ev: list) -> None:
         combat.get("batch") or (combat["step"] == "firing" and state.ruleset.simplified_combat)
     ):
         return  # R 17.2.2: ships at 0 armour leave only at the end of the firing step
-    hangars = [p.hangar for p in state.players]
-    if not any(hangars):
-        return
+    players = state.players
+    for player in players:
+        if player.hangar:
+            break
+    else:
+        return  # no ship anywhere
     memo = state.memo  # V.state_info's memo read here while valid (a call per decision)
     info: V.DefInfo
     if memo is not None and memo[0] is state.defs and memo[1] == len(memo[0]):
@@ -220,17 +224,14 @@ def check_state(state: GameState, ev: list) -> None:
     else:
         info = V.state_info(state)
     if not info.lowers_armour:  # statics can only add armour: a lower bound without them
-        key = (
-            state.card_epoch,  # ships, attachments, paid flags (moves, boarding, payment)
-            state.armour_epoch,  # damage, modifiers
-            info,
-            *map(tuple, hangars),
-        )
-        if key == state.armoured:
+        if armour_kept(state, info):
             return  # nothing _all_armoured reads changed since it found every ship armoured
         if _all_armoured(state, info):
-            state.armoured = key
+            # what _all_armoured read: the hangars as copies (they change in place)
+            hangars = [player.hangar.copy() for player in players]
+            state.armoured = (state.card_epoch, state.armour_epoch, info, hangars)
             return  # nobody is at 0 (the common case, fast)
+    hangars = [player.hangar for player in players]
     statics = V.static_abilities(state)
     doomed = [
         state.cards[cid]
@@ -241,6 +242,26 @@ def check_state(state: GameState, ev: list) -> None:
     for card in doomed:
         if card.zone == "hangar":
             destroy(state, card, ev, "armour 0")
+
+
+def armour_kept(state: GameState, info: V.DefInfo) -> bool:
+    """Whether check_state's last "every ship armoured" still stands: nothing it read has
+    changed since (card_epoch: ships, attachments, paid flags; armour_epoch: damage and
+    modifiers; the definitions' info; the hangars, compared whole). No key is built: this
+    runs at every decision."""
+    kept = state.armoured
+    if kept is None or kept[0] != state.card_epoch or kept[1] != state.armour_epoch:
+        return False
+    if kept[2] is not info:
+        return False
+    hangars: list = kept[3]
+    players = state.players
+    if len(hangars) != len(players):
+        return False
+    for i, player in enumerate(players):
+        if hangars[i] != player.hangar:
+            return False
+    return True
 
 
 def _all_armoured(state: GameState, info: V.DefInfo) -> bool:

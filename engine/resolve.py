@@ -13,11 +13,24 @@ Every primitive of ``engine.effects.EFFECTS`` has an executor here; the two
 ``python`` escape-hatch functions are registered in ``PYTHON``.
 """
 
+from typing import Final
+
 from . import ops
 from . import table as T
 from . import values as V
 from .actions import PASS, Action
-from .flow import Handler, answer, ask, clear_answers, emit, pop, push, register, wait
+from .flow import (
+    Handler,
+    answer,
+    ask,
+    clear_answers,
+    emit,
+    event,
+    pop,
+    push,
+    register,
+    wait,
+)
 from .state import (
     IN_PLAY,
     CardInstance,
@@ -126,7 +139,7 @@ def amount(state: GameState, ctx, value):
 # --- the executors --------------------------------------------------------------------
 # Each returns True when the effect is finished, False after asking a player.
 
-EXEC: dict = {}
+EXEC: Final[dict] = {}
 
 
 def executor(name):
@@ -517,7 +530,7 @@ def _python(state: GameState, frame: dict, eff, path, ev: list):
 
 # --- registered Python functions (effects.PYTHON_FUNCTIONS) ---------------------------
 
-PYTHON: dict = {}
+PYTHON: Final[dict] = {}
 
 
 def python_function(name):
@@ -1043,7 +1056,7 @@ register(Announce)
 
 # --- response windows and resolution ---------------------------------------------------------
 
-WINDOW_SUBTYPES = {
+WINDOW_SUBTYPES: Final = {
     "start": ("start", "reaction"),  # R 4.7.3.1
     "main": ("general", "reaction"),  # R 4.7.3.4
     "declare": ("general", "combat", "reaction"),  # R 11.4.1.2
@@ -1140,7 +1153,7 @@ class Window(Handler):
         frame["to_act"] = next_seat(state, seat)
         if action.kind == "pass":
             frame["passes"] += 1
-            emit(ev, "pass", player=seat)
+            event(ev, "pass", {"player": seat})
             return
         frame["passes"] = 0
         if state.table is not None and state.ruleset.response_order == "from_active":

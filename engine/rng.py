@@ -10,10 +10,11 @@ continues exactly where it stopped. The key is secret: views never contain it.
 
 from hashlib import blake2b
 from struct import Struct
+from typing import Final
 
-_SPAN = 1 << 64
-_PACK = Struct(">Q").pack  # the counter as 8 big-endian bytes
-_FROM_BYTES = int.from_bytes
+_SPAN: Final = 1 << 64
+_PACK: Final = Struct(">Q").pack  # the counter as 8 big-endian bytes
+_FROM_BYTES: Final = int.from_bytes
 
 
 def seed_key(seed) -> bytes:

@@ -16,16 +16,16 @@ their id: everyone watches that card move.
 """
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .rng import Rng
 from .ruleset import Ruleset
 
-PILES = ("colony", "centre", "trash", "wasteland")
-IN_PLAY = ("surface", "canteen", "hangar")  # R 3.11
-ZONES = ("colony", "centre", "surface", "canteen", "hangar", "trash", "wasteland", "chain")
-HIDDEN_PILES = ("colony", "centre", "wasteland")  # R 3.1 "who may look"
-ORIENTATIONS = ("active", "used", "damaged")  # R 6.1
+PILES: Final = ("colony", "centre", "trash", "wasteland")
+IN_PLAY: Final = ("surface", "canteen", "hangar")  # R 3.11
+ZONES: Final = ("colony", "centre", "surface", "canteen", "hangar", "trash", "wasteland", "chain")
+HIDDEN_PILES: Final = ("colony", "centre", "wasteland")  # R 3.1 "who may look"
+ORIENTATIONS: Final = ("active", "used", "damaged")  # R 6.1
 
 
 @dataclass(slots=True, init=False)
@@ -158,7 +158,7 @@ class PlayerState:
 @dataclass(slots=True)
 class GameState:
     ruleset: Ruleset
-    defs: dict  # card code -> card definition (dicts shaped like the set files)
+    defs: dict[str, dict]  # card code -> card definition (dicts shaped like the set files)
     players: list[PlayerState]
     cards: dict[int, CardInstance]  # instance id -> CardInstance
     rng: Rng
@@ -168,9 +168,11 @@ class GameState:
     starting_player: int = 0
     phase: str = "setup"  # setup | start | main | combat | end | over
     combat: Any = None  # Appendix A CombatState: a dict in a combat, else None
-    chain: list = field(default_factory=list)  # R 12.2: entries being played, bottom first
-    stack: list = field(default_factory=list)  # frames: the rules' continuation (engine.flow)
-    cost_mods: list = field(default_factory=list)  # temporary cost modifiers
+    # (element types: the compiled build, engine/_build.py, reads a typed dict's items and
+    # calls its get() directly; an untyped value costs a generic look-up and method call)
+    chain: list[dict] = field(default_factory=list)  # R 12.2: entries played, bottom first
+    stack: list[dict] = field(default_factory=list)  # frames: the rules' continuation (flow)
+    cost_mods: list[dict] = field(default_factory=list)  # temporary cost modifiers
     control: list = field(default_factory=list)  # [card id, original controller] until end of turn
     winner: int | None = None
     result: str | None = None  # "colony" (R 15.1) | "turn_limit"
@@ -196,7 +198,7 @@ class GameState:
     armour_epoch: int = field(default=0, init=False, repr=False, compare=False)
     armoured: tuple | None = field(default=None, init=False, repr=False, compare=False)
     # the cards that may carry combat marks or modifiers (marked_cards); None: not known yet
-    marked: list | None = field(default=None, init=False, repr=False, compare=False)
+    marked: list[CardInstance] | None = field(default=None, init=False, repr=False, compare=False)
 
     def card(self, cid: int) -> CardInstance:
         return self.cards[cid]
@@ -281,7 +283,9 @@ def prev_seat(state: GameState, seat: int) -> int:
 
 
 # seat count -> seat -> every seat from it clockwise (made once: clockwise is on hot paths)
-_CIRCLES = {n: tuple(tuple((s + i) % n for i in range(n)) for s in range(n)) for n in range(1, 9)}
+_CIRCLES: Final = {
+    n: tuple(tuple((s + i) % n for i in range(n)) for s in range(n)) for n in range(1, 9)
+}
 
 
 def clockwise(state: GameState, seat: int) -> tuple:
@@ -322,7 +326,7 @@ def _card_id(card: CardInstance) -> int:
     return card.id
 
 
-def marked_cards(state: GameState) -> list:
+def marked_cards(state: GameState) -> list[CardInstance]:
     """``[c for c in state.cards.values() if c.boarded or c.hit or c.mods or c.grants]``:
     the end of every shot, combat and turn clears marks, and a game has ~90 cards, of which
     a few are marked. The first call looks at every card; later ones at the cards noted by
@@ -465,11 +469,12 @@ def in_play(card: CardInstance | None) -> bool:
     return card is not None and card.zone in IN_PLAY
 
 
-def in_play_list(state: GameState, seat: int) -> list:
-    """``list(cards_in_play(state, seat))``, written out (hot paths)."""
+def in_play_list(state: GameState, seat: int) -> list[CardInstance]:
+    """``list(cards_in_play(state, seat))``, written out (hot paths; typed, so a compiled
+    caller reads the cards' attributes directly)."""
     player = state.players[seat]
     cards = state.cards
-    out = []
+    out: list[CardInstance] = []
     for cid in player.hangar:
         ship = cards[cid]
         out.append(ship)

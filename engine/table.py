@@ -11,7 +11,7 @@ A two-player game never comes here (``state.table`` is None): its rules (R 10.6,
   is empty (AMB-44); the game ends when one player is left, ranked by R 17.1.6.
 """
 
-from typing import Any
+from typing import Any, Final
 
 from . import ops
 from .flow import emit
@@ -56,7 +56,7 @@ def opponent_choices(state: GameState, seat: int) -> list:
     return [foe] if foe is not None else neighbours(state, seat)
 
 
-_OPPONENT_WORDS = ("owner", "player", "chooser", "by")
+_OPPONENT_WORDS: Final = ("owner", "player", "chooser", "by")
 
 
 def mentions_opponent(effects) -> bool:

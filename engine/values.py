@@ -7,12 +7,12 @@ Filters that look at a card's identity (type, subtype, race, cost) only match
 face-up cards, so a legal-target list never reveals a face-down card.
 """
 
-from typing import Any
+from typing import Any, Final
 
 from .catalog import SHIP_SIZE
 from .state import IN_PLAY, CardInstance, GameState, clockwise, in_play_list, live_seats, neighbours
 
-STAT_NAMES = ("speed", "firepower", "armour", "bombardment")
+STAT_NAMES: Final = ("speed", "firepower", "armour", "bombardment")
 
 
 # --- identity ------------------------------------------------------------------------
@@ -113,21 +113,22 @@ class DefInfo:
     )  # negative_bonus: some card's icon bonus lowers armour
 
     def __init__(self, defs: dict):
+        # element types: the compiled build reads them without generic look-ups
         self.defs = defs
-        self.statics = {}
+        self.statics: dict[str, list[dict]] = {}
         self.lowers_armour = False
-        self.types = {}
-        self.activated = {}
-        self.armour = {}
-        self.triggers: dict = {}
-        self.passenger = set()
-        self.by_effect: dict = {}
-        self.cost_codes = set()
-        self.cost_actions = set()
-        self.static_stats = set()
+        self.types: dict[str, str] = {}
+        self.activated: dict[str, tuple[int, ...]] = {}
+        self.armour: dict[str, int] = {}
+        self.triggers: dict[str, set[str]] = {}
+        self.passenger: set[str] = set()
+        self.by_effect: dict[str, dict[str, list[dict]]] = {}
+        self.cost_codes: set[str] = set()
+        self.cost_actions: set[str] = set()
+        self.static_stats: set[str] = set()
         self.negative_bonus = False
-        self.main_pay = {}
-        self.upgrade_limit = {}
+        self.main_pay: dict[str, str | None] = {}
+        self.upgrade_limit: dict[str, int] = {}
         cost_filters = []
         for code, d in defs.items():
             bonus = (d.get("bonus") or {}).get("armour")
@@ -187,7 +188,7 @@ def _main_pay_slot(d: dict) -> str | None:
     return t
 
 
-_DEF_INFO: dict = {}  # id(defs) -> (defs, len(defs), DefInfo)
+_DEF_INFO: Final[dict] = {}  # id(defs) -> (defs, len(defs), DefInfo)
 
 
 def def_info(defs: dict) -> DefInfo:
@@ -260,7 +261,8 @@ def _card_memo(state: GameState) -> tuple:
 def may_activate(state: GameState, seat: int) -> bool:
     """Whether `seat` has a paid card in play with an activated ability (if not, it can
     activate nothing: R 12.8 needs a paid card, controlled, in play)."""
-    for card in _card_memo(state)[7]:
+    with_activated: list[CardInstance] = _card_memo(state)[7]
+    for card in with_activated:
         if card.paid and card.controller == seat and card.zone in IN_PLAY:
             return True
     return False
@@ -283,13 +285,18 @@ def static_abilities(state: GameState, effect: str | None = None):
     filtered to the paid ones in play.
     """
     m = _card_memo(state)
-    info = m[2]
+    info: DefInfo = m[2]  # typed: the compiled build reads its attributes directly
+    found: list[CardInstance]
+    table: dict[str, list[dict]] | None
     if effect is None:
         table = info.statics
         found = m[5]
     else:
         table = info.by_effect.get(effect)
-        found = m[6].get(effect)
+        if not table:
+            return []
+        by_effect: dict[str, list[CardInstance]] = m[6]  # the same effects as info's
+        found = by_effect[effect]
     if not table:
         return []
     out = []
@@ -320,7 +327,7 @@ def static_abilities(state: GameState, effect: str | None = None):
     return out
 
 
-def effective_with(state: GameState, seat: int, trigger: str) -> list:
+def effective_with(state: GameState, seat: int, trigger: str) -> list[CardInstance]:
     """`seat`'s cards in play (in the order of cards_in_play) that are effective and have
     a `trigger` ability: ``[c for c in cards_in_play(state, seat) if effective(state, c)]``
     less those push_trigger would skip (no ability with that trigger)."""
@@ -607,9 +614,7 @@ def stat(state: GameState, card: CardInstance, stat_name: str, statics=None) -> 
         if mod[0] == stat_name:
             value += mod[1]
     if statics is None:
-        m = state.memo
-        info = m[2] if m is not None and m[0] is state.defs and m[1] == len(m[0]) else None
-        if stat_name not in (info or state_info(state)).static_stats:
+        if stat_name not in state_info(state).static_stats:
             return max(0, value)  # no static ability of the game changes this stat
         statics = static_abilities(state, "modify_stat")
     for src, ability in statics:
@@ -657,9 +662,7 @@ def x_value(state: GameState, card: CardInstance) -> int:
 def _cost_delta(state: GameState, seat: int, d: dict | None, action: str, statics=None) -> int:
     delta = 0
     if statics is None:
-        m = state.memo
-        info = m[2] if m is not None and m[0] is state.defs and m[1] == len(m[0]) else None
-        info = info or state_info(state)
+        info = state_info(state)  # typed (compiled: direct attribute reads)
         if info.card_cost_static(d) if action == "card" else action in info.cost_actions:
             statics = static_abilities(state, "cost_modifier")
         elif not state.cost_mods:

@@ -280,14 +280,7 @@ def check_armoured(state):
     """ops.check_state skips the armour walk while its key stands still: every ship must
     then still have armour left (without the static abilities, which only add here)."""
     info = V.state_info(state)
-    key = (
-        state.card_epoch,
-        state.armour_epoch,
-        info,
-        tuple(state.players[0].hangar),
-        tuple(state.players[1].hangar),
-    )
-    if key == state.armoured:
+    if ops.armour_kept(state, info):
         assert ops._all_armoured(state, info)
         assert all(
             V.armour_left(state, state.cards[c], ()) > 0 for p in state.players for c in p.hangar
@@ -356,9 +349,20 @@ def test_check_state_sees_an_armour_modifier_run_out():
     assert ship.zone == "trash"
 
 
-def test_a_cached_action_is_the_dataclass_it_stands_for():
-    """Action.cached builds new Actions without the dataclass __init__: the same value."""
+def test_a_cached_action_is_the_action_it_stands_for():
+    """Action.cached builds new Actions as Action(kind, params) does: the same value."""
     made = Action.cached("cash", "a", 987_654, "b", 987_655)
     plain = Action("cash", (("a", 987_654), ("b", 987_655)))
     assert made == plain and hash(made) == hash(plain) and repr(made) == repr(plain)
     assert made.id == plain.id == "cash:a=987654,b=987655"
+
+
+def test_an_action_cannot_be_changed():
+    """Actions are shared (Action.cached, the main phase's tables): assigning to one raises
+    AttributeError on both builds, as the frozen dataclass it was did."""
+    action = Action.cached("cash", "a", 987_654, "b", 987_655)
+    with pytest.raises(AttributeError):
+        action.kind = "upgrade"
+    with pytest.raises(AttributeError):
+        action.params = ()
+    assert action.kind == "cash" and action.id == "cash:a=987654,b=987655"
