@@ -15,7 +15,9 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = ("id", "status", "ruleset", "version", "winner_seat", "result", "created")
     list_filter = ("status", "ruleset", "casual")
     # The state holds hidden cards and the seed: staff see it only here, never in the API.
-    readonly_fields = ("state", "legal_ids", "version", "seq")
+    # (`state` is the current position, the snapshot replayed to `version`.)
+    readonly_fields = ("state", "snapshot_version", "legal_ids", "version", "seq")
+    exclude = ("snapshot",)
     inlines = [SeatInline]
 
 

@@ -1,7 +1,9 @@
-"""One Match row is ONE game of KGK; the engine's dump is its state (docs/matches-api.md).
+"""One Match row is ONE game of KGK (docs/matches-api.md). Its state is a snapshot (the
+engine's dump at `snapshot_version`) and the applied `ActionRequest`s since, the append-only
+log that replays to the current position (matches/positions.py).
 
 The web tier never runs the rules: it reads `deciding_seat` and `legal_ids`, which the
-worker writes in the same transaction as the state, to validate a request cheaply.
+worker writes in the same transaction as the version, to validate a request cheaply.
 """
 
 from django.conf import settings
@@ -23,7 +25,11 @@ class Match(models.Model):
     engine_options = models.JSONField(default=dict, blank=True)
     seed = models.BigIntegerField()
     starting_player = models.SmallIntegerField(null=True, blank=True)
-    state = models.TextField(blank=True)
+    # The engine's dump at snapshot_version, rewritten every positions.SNAPSHOT_EVERY
+    # versions and when the game ends, not per move (issue 16: ~21 kB a move). The column
+    # keeps its old name: before the log it held the dump of every version.
+    snapshot = models.TextField(blank=True, db_column="state")
+    snapshot_version = models.PositiveIntegerField(default=0)
     version = models.PositiveIntegerField(default=0)
     seq = models.PositiveIntegerField(default=0)
     deciding_seat = models.SmallIntegerField(null=True, blank=True)
@@ -67,6 +73,14 @@ class Match(models.Model):
     @property
     def multiplayer(self) -> bool:
         return self.seat_count > 2
+
+    @property
+    def state(self) -> str:
+        """The engine's dump of the position at `version` ("" before the game starts): the
+        snapshot with the actions applied since, replayed. Server-side only (R 16)."""
+        from .positions import current_dump
+
+        return current_dump(self)
 
 
 class Seat(models.Model):

@@ -17,9 +17,8 @@ from channels_redis.core import RedisChannelLayer
 from django.core.cache import cache, caches
 from django.core.cache.backends.redis import RedisCache
 
-from engine.serialize import load
-
 from .models import Match
+from .positions import current_state
 from .selectors import match_payload, project_event
 
 
@@ -73,8 +72,8 @@ def push_update(match: Match, state, raw_events, seats=None) -> None:
     if layer is None:
         note_version(match)
         return
-    if state is None and match.state:
-        state = load(match.state)
+    if state is None:
+        state = current_state(match)  # None before the game starts
     messages = [
         (
             group_name(match.pk, viewer),

@@ -12,13 +12,14 @@ from engine.view import view, view_event
 
 from .errors import Conflict, NotFound
 from .models import ActionRequest, Match, MatchEvent
+from .positions import current_state, initial_state
 from .presentation import action_label
 
 
 def get_match(match_id, *, with_state=True) -> Match:
-    """The match, or NotFound. with_state=False leaves out the engine state (~22 kB), which
-    a request that only stores an action never reads."""
-    matches = Match.objects.all() if with_state else Match.objects.defer("state")
+    """The match, or NotFound. with_state=False leaves out the engine state's snapshot
+    (~21 kB), which a request that only stores an action never reads."""
+    matches = Match.objects.all() if with_state else Match.objects.defer("snapshot")
     try:
         return matches.get(pk=int(match_id))
     except (Match.DoesNotExist, TypeError, ValueError):
@@ -97,8 +98,8 @@ def match_payload(match: Match, viewer: int | None, state=None, seats=None) -> d
     """GET /api/matches/<id>/ for this viewer (a seat or None = spectator)."""
     if seats is None:
         seats = list(match.seats.select_related("user").order_by("seat"))
-    if state is None and match.state:
-        state = load(match.state)
+    if state is None:
+        state = current_state(match)  # None before the game starts
     seen = None
     legal = []
     if state is not None:
@@ -267,27 +268,16 @@ def replay(match: Match, seat: int, explanations=False) -> dict:
     `explanations` (the caller checked `sees_explanations`): each search-bot decision's step
     carries the bot's top three options with their estimated win rates.
     """
-    if match.status != Match.FINISHED or not match.state:
+    if match.status != Match.FINISHED or not match.snapshot:
         raise Conflict(
             "NOT_FINISHED",
             f"Replays open when the game is over; this match is {match.status}.",
             status=match.status,
         )
-    from engine.game import apply, new_game
+    from engine.game import apply
 
-    from .services import engine_ruleset
-
-    final = load(match.state)
-    seats = list(match.seats.order_by("seat"))
     events = []
-    state = new_game(
-        [[final.defs[code] for code in s.colony] for s in seats],
-        match.seed,
-        engine_ruleset(match.ruleset, match.engine_options),
-        names=tuple(s.display_name for s in seats),
-        starting_player=match.starting_player,
-        events=events,
-    )
+    state = initial_state(match, load(match.snapshot).defs, events)  # any snapshot's defs
     seq = len(events)
     initial_view = _without_actions(view(state, seat))
     initial_events = [{"seq": i, **view_event(e, seat)} for i, e in enumerate(events, 1)]

@@ -2,7 +2,8 @@
 
 The web tier only stores an `ActionRequest` and queues `drain_match` after commit; the
 drain (in a worker) locks the match row, applies every pending request in order through
-the engine and writes state, version, events and the next decision in ONE transaction.
+the engine and writes the version, events and the next decision in ONE transaction (the
+engine state itself only every few versions: matches/positions.py).
 Unique client action ids and the lock make Celery's at-least-once delivery exactly-once.
 """
 
@@ -25,9 +26,9 @@ from engine.bots import BOTS, make_bot
 from engine.flow import Event
 from engine.game import apply, legal_actions, new_game, pending
 from engine.ruleset import Ruleset
-from engine.serialize import dump, load
+from engine.serialize import dump
 
-from . import clocks, state_cache
+from . import clocks, positions, state_cache
 from .errors import BadRequest, Conflict, Forbidden, MatchError, Unprocessable
 from .fetch import fetch_together
 from .models import ActionRequest, Match, MatchEvent, Seat
@@ -174,7 +175,7 @@ def _start_game(match: Match, seats: list[Seat]) -> None:
         seat.time_bank = clocks.initial_bank(match.game_time_limit)
         seat.save(update_fields=["time_bank"])
     new_events = _append_events(match, events)
-    _store_position(match, seats, state, now)
+    _store_position(match, seats, state, now, snapshot=True)  # version 0: the first snapshot
     match.save()
     _after_commit(match, state, new_events, seats=seats)
 
@@ -493,8 +494,9 @@ def concede(match: Match, user) -> Match:
             _stand_in(match, seat)
             return match
         _finish(match, Match.FINISHED, 1 - seat, "concede", f"seat {seat} conceded")
+        state = _final_snapshot(match)
         match.save()
-        _after_commit(match, None, [], finished=True)
+        _after_commit(match, state, [], finished=True)
     return match
 
 
@@ -521,9 +523,20 @@ def judge_decide(match: Match, winner_seat: int, reason: str) -> Match:
         if match.status not in (Match.ACTIVE, Match.NEEDS_JUDGE):
             raise Conflict("GAME_NOT_OPEN_FOR_JUDGE", f"This match is already {match.status}.")
         _finish(match, Match.FINISHED, winner_seat, "judge", str(reason)[:200])
+        state = _final_snapshot(match)
         match.save()
-        _after_commit(match, None, [], finished=True)
+        _after_commit(match, state, [], finished=True)
     return match
+
+
+def _final_snapshot(match):
+    """A game that ends off the log (a concession, the clock, a judge) keeps its last
+    position as the snapshot, so a finished game is read without a replay; the position,
+    for the push. The engine state itself does not change: it is the one of `version`."""
+    state = positions.current_state(match)
+    if state is not None and match.snapshot_version != match.version:
+        match.snapshot, match.snapshot_version = dump(state), match.version
+    return state
 
 
 def _finish(match, status, winner_seat, result, reason=""):
@@ -550,10 +563,11 @@ def drain(match_id: int) -> int:
     mode): the match row locked with its seats and the pending requests (two statements
     sent together), then every write in one `WriteBatch` (requests, events, position, time
     banks). The position comes from this process's state cache when it committed that
-    version itself (matches/state_cache.py); the 22 kB dump is only read otherwise.
+    version itself (matches/state_cache.py); otherwise the snapshot and the actions logged
+    since come with the same two statements and are replayed (matches/positions.py).
     """
     with transaction.atomic():
-        seats, requests = _locked_seats_and_pending(match_id, state_cache.peek(match_id))
+        seats, requests, log = _locked_seats_and_pending(match_id, state_cache.peek(match_id))
         if not seats:
             return 0
         match = seats[0].match
@@ -570,9 +584,7 @@ def drain(match_id: int) -> int:
         banks = [seat.time_bank for seat in seats]
         state = state_cache.take(match_id, match.version, match.updated)
         if state is None:
-            if not match.state:  # left out for an entry another thread evicted since
-                match.state = Match.objects.values_list("state", flat=True).get(pk=match_id)
-            state = load(match.state)
+            state = _rebuilt(match, log)
         now = timezone.now()
         events = []
         applied = 0
@@ -595,19 +607,29 @@ def drain(match_id: int) -> int:
     return applied
 
 
-def _locked_seats_and_pending(match_id: int, cached) -> tuple[list[Seat], list[ActionRequest]]:
+def _rebuilt(match, log):
+    """The locked row's position when this process does not hold it: the snapshot and the
+    `log` read with the lock, replayed."""
+    if not match.snapshot:  # left out for a cached entry another thread evicted since
+        match.snapshot = Match.objects.values_list("snapshot", flat=True).get(pk=match.pk)
+        return positions.current_state(match)  # the log was left out too
+    return positions.from_snapshot(match.snapshot, match.snapshot_version, log, match.version)
+
+
+def _locked_seats_and_pending(match_id: int, cached) -> tuple[list[Seat], list, list[tuple]]:
     """The match's seats (with their users) and the match row itself, locked FOR UPDATE,
     then its pending requests, in ONE round trip on PostgreSQL; every seat shares one
-    `Match` object (seats[0].match).
+    `Match` object (seats[0].match). Third, the log: (applied_version, seat, action) of
+    the requests applied since the snapshot, which rebuild the position.
 
     The requests are read by a statement of their own AFTER the lock's (in the same
     pipeline: each statement takes its own snapshot, so they include what a concurrent
     drain committed while this one waited for the lock). `cached`, the (version, updated)
-    of the state this process holds, leaves the dump out when the row still is that
-    position; the dump is read on the first seat's row only either way."""
+    of the state this process holds, leaves the snapshot and the log out when the row
+    still is that position; the snapshot is read on the first seat's row only either way."""
     if connection.vendor != "postgresql":
         seats = list(_seats_query(match_id, cached))
-        requests = list(_pending_query(match_id))
+        requests = list(_pending_query(match_id, cached))
     else:
         values = {_STAND_IN_MATCH: match_id}
         if cached is not None:
@@ -616,13 +638,16 @@ def _locked_seats_and_pending(match_id: int, cached) -> tuple[list[Seat], list[A
         shape = "uncached" if cached is None else "cached"
         seats, requests = fetch_together(
             _TEMPLATES.get(f"seats:{shape}", _seats_query, _STAND_IN_MATCH, stand_in).bind(values),
-            _TEMPLATES.get("pending", _pending_query, _STAND_IN_MATCH).bind(values),
+            _TEMPLATES.get(f"pending:{shape}", _pending_query, _STAND_IN_MATCH, stand_in).bind(
+                values
+            ),
         )
     if seats:
-        seats[0].match.state = seats[0].state_text
+        seats[0].match.snapshot = seats[0].snapshot_text
     for seat in seats[1:]:
         seat.match = seats[0].match
-    return seats, requests
+    log = [(r.applied_version, r.seat, r.action) for r in requests if r.status != r.PENDING]
+    return seats, [r for r in requests if r.status == r.PENDING], log
 
 
 def _seats_query(match_id, cached):
@@ -632,10 +657,10 @@ def _seats_query(match_id, cached):
     return (
         Seat.objects.select_related("match", "user")
         .select_for_update(of=("match",))
-        .defer("match__state")
+        .defer("match__snapshot")
         .annotate(
-            state_text=Case(
-                When(same, then=Value("")), default=F("match__state"), output_field=TextField()
+            snapshot_text=Case(
+                When(same, then=Value("")), default=F("match__snapshot"), output_field=TextField()
             )
         )
         .filter(match_id=match_id)
@@ -643,10 +668,14 @@ def _seats_query(match_id, cached):
     )
 
 
-def _pending_query(match_id):
-    return ActionRequest.objects.filter(match_id=match_id, status=ActionRequest.PENDING).order_by(
-        "id"
-    )
+def _pending_query(match_id, cached):
+    """The pending requests, and the applied ones after the snapshot unless the row is the
+    cached position (the lock's statement holds the row: the snapshot cannot move)."""
+    log = Q(status=ActionRequest.APPLIED, applied_version__gt=F("match__snapshot_version"))
+    if cached is not None:
+        log &= ~Q(match__version=cached[0], match__updated=cached[1])
+    wanted = Q(status=ActionRequest.PENDING) | log
+    return ActionRequest.objects.filter(wanted, match_id=match_id).order_by("id")
 
 
 # Stand-ins compiled into the drain's two SELECTs once per thread on PostgreSQL (Django's
@@ -744,12 +773,13 @@ class WriteBatch:
 
 
 POSITION_FIELDS = [
-    "state", "version", "seq", "deciding_seat", "decision", "legal_ids", "status", "ranking",
+    "version", "seq", "deciding_seat", "decision", "legal_ids", "status", "ranking",
     "winner_seat", "result", "result_reason", "finished", "decision_started",
     "decision_deadline", "updated",
 ]  # fmt: skip
 
 
+SNAPSHOT_FIELDS = ["snapshot", "snapshot_version"]  # only when a snapshot is due
 REQUEST_FIELDS = ["status", "code", "message", "applied_version"]
 
 
@@ -813,9 +843,10 @@ def _save_position(match, seats, banks, state, events, now, batch=None) -> list[
     own = batch is None
     batch = WriteBatch() if own else batch
     stored = _append_events(match, events, batch)
-    _store_position(match, seats, state, now)
+    snapshot = _store_position(match, seats, state, now)
+    fields = POSITION_FIELDS + (SNAPSHOT_FIELDS if snapshot else [])
     match.updated = timezone.now()
-    batch.update(Match, match.pk, {f: getattr(match, f) for f in POSITION_FIELDS})
+    batch.update(Match, match.pk, {f: getattr(match, f) for f in fields})
     for seat, bank in zip(seats, banks, strict=True):
         if seat.time_bank != bank:
             batch.update(Seat, seat.pk, {"time_bank": seat.time_bank})
@@ -824,9 +855,9 @@ def _save_position(match, seats, banks, state, events, now, batch=None) -> list[
     return stored
 
 
-def _store_position(match, seats, state, now) -> None:
-    """State dump, who decides what, their legal action ids, and the clock of that decision."""
-    match.state = dump(state)
+def _store_position(match, seats, state, now, snapshot=False) -> bool:
+    """Who decides what, their legal action ids, the clock of that decision, and the state
+    dump as the snapshot when one is due (`snapshot`: always); whether it was."""
     waiting = pending(state)
     if waiting is None or match.is_over:
         match.deciding_seat, match.decision, match.legal_ids = None, "", []
@@ -837,6 +868,10 @@ def _store_position(match, seats, state, now) -> None:
         match.decision = waiting.decision
         match.legal_ids = [a.id for a in legal_actions(state)]
     clocks.arm(match, seats, now)
+    if not (snapshot or positions.snapshot_due(match)):
+        return False  # the applied requests are the log that leads here from the snapshot
+    match.snapshot, match.snapshot_version = dump(state), match.version
+    return True
 
 
 # --- bots ------------------------------------------------------------------------------------
@@ -864,7 +899,7 @@ def play_bot_move(match_id: int, version: int) -> ActionRequest | None:
     seat = match.seats.filter(seat=match.deciding_seat).first()
     if seat is None or not seat.playing_bot:
         return None
-    state = load(match.state)
+    state = positions.current_state(match)
     bot = make_bot(seat.playing_bot, seed=f"{match.seed}:{version}")
     action = bot.choose(state, seat.seat)
     return _store_request(
@@ -916,7 +951,7 @@ def _play_bot_batch(match_id: int, version: int) -> tuple[int, int, bool]:
             return 0, version, False  # e.g. a default move: its drain queues the next bot move
         seats = list(match.seats.select_related("user").order_by("seat"))
         banks = [seat.time_bank for seat in seats]
-        state = load(match.state)
+        state = positions.taken_or_rebuilt(match)
         now = timezone.now()
         events, requests = _play_bot_decisions(match, seats, state, now)
         ActionRequest.objects.bulk_create(requests)
@@ -975,8 +1010,9 @@ def submit_default_move(match_id: int) -> str:
             return "gone"
         if match.game_deadline is not None and now >= match.game_deadline:
             _finish(match, Match.NEEDS_JUDGE, None, "", "game time is over (R 18.4)")
+            state = _final_snapshot(match)
             match.save()
-            _after_commit(match, None, [], finished=True)
+            _after_commit(match, state, [], finished=True)
             return "needs_judge"
         if match.decision_deadline is None or now < match.decision_deadline:
             return "not_due"
@@ -1006,8 +1042,9 @@ def _out_of_time(match, seats, now) -> str:
         _finish(match, Match.FINISHED, 1 - loser, "timeout", f"seat {loser} ran out of time")
     else:  # R 18.4: a tournament game never ends on time; a judge decides
         _finish(match, Match.NEEDS_JUDGE, None, "", f"seat {loser} ran out of time (R 18.4)")
+    state = _final_snapshot(match)
     match.save()
-    _after_commit(match, None, [], finished=True)
+    _after_commit(match, state, [], finished=True)
     return match.status
 
 

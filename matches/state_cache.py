@@ -6,12 +6,15 @@ An entry is the state of one committed position, keyed by the match row's `versi
 locked row does not have both (another process moved the game on, a judge or a clock wrote
 the row, or the database is not the one the entry came from). Entries go in after the
 commit (never a position that may yet roll back) and come out when a drain takes them (it
-changes the state in place), so a failed drain leaves nothing behind.
+changes the state in place), so a failed drain leaves nothing behind. A reader gets a copy
+(`copy`) and leaves the entry where it is.
 """
 
 import os
 import threading
 from collections import OrderedDict
+
+from engine.serialize import clone
 
 SIZE = int(os.environ.get("KGK_STATE_CACHE_SIZE", "512"))  # matches; ~60 kB each (tracemalloc)
 
@@ -34,6 +37,16 @@ def take(match_id: int, version: int, updated):
     if entry is None or entry[0] != version or entry[1] != updated:
         return None
     return entry[2]
+
+
+def copy(match_id: int, version: int, updated):
+    """A copy of the held state if it is the position (version, updated), else None; the
+    entry stays. Copied under the lock: once a drain has taken the entry it changes it."""
+    with _lock:
+        entry = _states.get(match_id)
+        if entry is None or entry[0] != version or entry[1] != updated:
+            return None
+        return clone(entry[2])
 
 
 def put(match_id: int, version: int, updated, state) -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from engine.game import legal_actions, pending
 from engine.serialize import load
-from matches import push, services, state_cache
+from matches import positions, push, services, state_cache
 from matches.models import ActionRequest
 
 from .kit import assert_consistent
@@ -46,7 +46,7 @@ def test_a_drain_of_a_position_this_process_committed_does_not_parse_the_dump(ma
     _request_next(match, "a1")
     services.drain(match.pk)  # create_match committed version 0 in this process: cached
     _request_next(match, "a2")
-    with mock.patch.object(services, "load", side_effect=AssertionError("parsed the dump")):
+    with mock.patch.object(positions, "load", side_effect=AssertionError("parsed the dump")):
         assert services.drain(match.pk) == 1
     match.refresh_from_db()
     assert match.version == 2
@@ -65,7 +65,7 @@ def test_a_position_another_process_moved_on_is_read_from_the_database(match):
     state_cache.clear()
     state_cache._states[match.pk] = stale  # back in the first process, version 1 cached
     _request_next(match, "b3")
-    with mock.patch.object(services, "load", wraps=load) as parsed:
+    with mock.patch.object(positions, "load", wraps=load) as parsed:
         assert services.drain(match.pk) == 1
     assert parsed.call_count == 1
     match.refresh_from_db()
