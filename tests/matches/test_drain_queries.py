@@ -31,7 +31,7 @@ def pg(transactional_db):
         service_missing("needs PostgreSQL: run with DATABASE_URL=postgres://...")
 
 
-def _pending(match, count):
+def _pending(match, count, prefix="q"):
     """`count` requests stored as the web tier stores them (no drain queued here)."""
     match.refresh_from_db()
     state = load(match.state)
@@ -43,7 +43,7 @@ def _pending(match, count):
             ActionRequest.objects.create(
                 match=match,
                 seat=seat,
-                client_action_id=f"q{i}",
+                client_action_id=f"{prefix}{i}",
                 expected_version=match.version + i,
                 action=action,
             )
@@ -112,3 +112,28 @@ def test_a_duplicate_delivery_reads_twice_and_writes_nothing(pg, players, decks)
 
     assert applied == 0 and len(sent) == 2
     assert Match.objects.get(pk=match.pk).version == before.version
+
+
+@pytest.mark.parametrize("count", [1, 3])
+def test_a_drain_that_rebuilds_the_position_costs_no_more_round_trips(pg, players, decks, count):
+    """A position this process does not hold (the move before was applied by another
+    worker): the snapshot and the actions logged since come with the same two reads
+    (matches/positions.py), so the drain still costs at most four round trips."""
+    from matches import positions, state_cache
+
+    colonies = [services.deck_colony(d, "original") for d in decks]
+    match = services.create_match(players=players, colonies=colonies, seed=9)
+    _pending(match, 3)
+    services.drain(match.pk)
+    before = Match.objects.get(pk=match.pk)
+    assert 0 == before.snapshot_version < before.version < positions.SNAPSHOT_EVERY
+    state_cache.clear()  # "another worker": nothing of this match in memory
+    _pending(match, count, prefix="r")
+
+    applied, sent, commits = _counted(services.drain, match.pk)
+
+    assert applied == count
+    assert len(sent) + len(commits) <= 4, sent
+    after = Match.objects.get(pk=match.pk)
+    assert after.version == before.version + count
+    assert_consistent(after)
