@@ -78,7 +78,7 @@ def current_state(match: Match):
     if not text:
         return None
     if after > match.version:  # `match` was read before a newer snapshot: from the start
-        return _from_the_start(match, load(text).defs)
+        return _from_the_start(match, load(text))
     return from_snapshot(text, after, logged_since(match, after, match.version), match.version)
 
 
@@ -105,22 +105,23 @@ def _snapshot(match: Match) -> tuple[str, int]:
     return rows.values_list("snapshot", "snapshot_version").get()
 
 
-def initial_state(match: Match, defs: dict, events=None):
-    """The game as it was set up at version 0 (R 10, R 17.1): the seats' frozen colonies
-    with the card definitions `defs` (any snapshot's), the match's seed and ruleset."""
+def initial_state(match: Match, snapshot, events=None):
+    """The game as it was set up at version 0 (R 10, R 17.1): the seats' frozen colonies,
+    the match's seed and ruleset; the card definitions and the players' names from any
+    `snapshot` state of the game (a name as it was then: a user may be renamed since)."""
     from .services import engine_ruleset  # the one home of a match's engine ruleset
 
-    seats = list(match.seats.using(match._state.db).select_related("user").order_by("seat"))
+    seats = list(match.seats.using(match._state.db).order_by("seat"))
     return new_game(
-        [[defs[code] for code in s.colony] for s in seats],
+        [[snapshot.defs[code] for code in s.colony] for s in seats],
         match.seed,
         engine_ruleset(match.ruleset, match.engine_options),
-        names=tuple(s.display_name for s in seats),
+        names=tuple(p.name for p in snapshot.players),
         starting_player=match.starting_player,
         events=events,
     )
 
 
-def _from_the_start(match: Match, defs: dict):
+def _from_the_start(match: Match, snapshot):
     log = logged_since(match, 0, match.version)
-    return _replayed(initial_state(match, defs), 0, log, match.version)
+    return _replayed(initial_state(match, snapshot), 0, log, match.version)

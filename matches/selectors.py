@@ -277,7 +277,7 @@ def replay(match: Match, seat: int, explanations=False) -> dict:
     from engine.game import apply
 
     events = []
-    state = initial_state(match, load(match.snapshot).defs, events)  # any snapshot's defs
+    state = initial_state(match, load(match.snapshot), events)
     seq = len(events)
     initial_view = _without_actions(view(state, seat))
     initial_events = [{"seq": i, **view_event(e, seat)} for i, e in enumerate(events, 1)]
