@@ -280,3 +280,22 @@ def test_a_move_writes_the_snapshot_only_when_one_is_due(recorder, players, deck
     assert writes == [False] * (EVERY - 1) + [True]
     match.refresh_from_db()
     assert match.snapshot_version == match.version == EVERY
+
+
+def test_a_reader_gets_a_copy_of_the_held_position_and_the_drain_keeps_its_own(
+    recorder, players, decks
+):
+    """A reader in the worker's process (a bot's move, a push) copies the position the last
+    drain committed: the same position (R 15), and what the reader does to its copy never
+    reaches the state the next drain takes."""
+    from engine.game import apply, legal_actions
+
+    colonies = [services.deck_colony(d, "original") for d in decks]
+    match = services.create_match(players=players, colonies=colonies, seed=66)
+    match.refresh_from_db()
+    held = positions.current_state(match)  # the copy (create_match committed it here)
+    assert state_hash(held) == recorder.hashes[0]
+    apply(held, legal_actions(held)[0].id)  # the reader plays on its copy...
+    assert state_cache.peek(match.pk) == (0, match.updated)
+    taken = state_cache.take(match.pk, 0, match.updated)
+    assert state_hash(taken) == recorder.hashes[0]  # ...and the held position is untouched
