@@ -675,7 +675,10 @@ def _pending_query(match_id, cached):
     if cached is not None:
         log &= ~Q(match__version=cached[0], match__updated=cached[1])
     wanted = Q(status=ActionRequest.PENDING) | log
-    return ActionRequest.objects.filter(wanted, match_id=match_id).order_by("id")
+    rows = ActionRequest.objects.filter(wanted, match_id=match_id).order_by("id")
+    # What the drain reads and writes, no more: a log row built with its creation time and
+    # explanation cost more than replaying its action (bench/RESULTS.md, issue 16).
+    return rows.only("seat", "expected_version", "action", "applied_version", *REQUEST_FIELDS)
 
 
 # Stand-ins compiled into the drain's two SELECTs once per thread on PostgreSQL (Django's
