@@ -18,6 +18,8 @@ replays nothing.
 
 import os
 
+from django.db import connections
+
 from engine.game import apply, new_game
 from engine.serialize import dump, load
 
@@ -57,14 +59,22 @@ def _replayed(state, after: int, log, upto: int):
 
 def logged_since(match: Match, after: int, upto: int) -> list[tuple]:
     """(applied_version, seat, action id) of the actions applied after version `after`, up
-    to `upto`: applied requests never change, so these are the same whenever they are read."""
-    rows = ActionRequest.objects.using(match._state.db).filter(
-        match_id=match.pk,
-        status=ActionRequest.APPLIED,
-        applied_version__gt=after,
-        applied_version__lte=upto,
-    )
-    return list(rows.values_list("applied_version", "seat", "action"))
+    to `upto`: applied requests never change, so these are the same whenever they are read.
+
+    Plain SQL: every GET and socket hello of a game asks this, and building the same
+    queryset each time cost more CPU than the query and the replay together (bench/
+    read_cost.py, bench/RESULTS.md)."""
+    if after >= upto:
+        return []
+    with connections[match._state.db or "default"].cursor() as cursor:
+        cursor.execute(_LOGGED_SINCE, [match.pk, ActionRequest.APPLIED, after, upto])
+        return cursor.fetchall()
+
+
+_LOGGED_SINCE = (
+    f"SELECT applied_version, seat, action FROM {ActionRequest._meta.db_table} "
+    "WHERE match_id = %s AND status = %s AND applied_version > %s AND applied_version <= %s"
+)
 
 
 def current_state(match: Match):
