@@ -193,34 +193,12 @@ CELERY_BEAT_SCHEDULE = {
 # the page's version ping. Memory stays bounded by the layer's expiry (60 s unread).
 SOCKET_BACKLOG = 20_000
 if REDIS_URL:
-    from redis.asyncio.retry import Retry
-    from redis.backoff import NoBackoff
-    from redis.exceptions import ConnectionError as RedisConnectionError
+    from cardgame.channel_layer import layer_host
 
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                "hosts": [
-                    {
-                        "address": REDIS_URL,
-                        # redis-py caps a pool at 100 connections and then fails the
-                        # command ("Too many connections", a 500 on connect): a burst of
-                        # reconnects each holds one for its group_add while the pushes
-                        # hold others.
-                        "max_connections": 1000,
-                        # A pooled connection is dead after a Redis restart; without one
-                        # retry on a fresh connection its first use failed: a socket's
-                        # connect after Redis was back (the page backed off and stayed
-                        # stale for seconds), or a worker's push (lost). Once, at once: a
-                        # Redis that is really down still fails fast and the socket
-                        # closes, so the page reconnects and resyncs.
-                        "retry": Retry(NoBackoff(), 1),
-                        "retry_on_error": [RedisConnectionError],
-                    }
-                ],
-                "capacity": SOCKET_BACKLOG,
-            },
+            "CONFIG": {"hosts": [layer_host(REDIS_URL)], "capacity": SOCKET_BACKLOG},
         }
     }
 else:

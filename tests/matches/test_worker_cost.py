@@ -219,3 +219,28 @@ def test_a_push_dropped_over_capacity_is_logged(redis_url, caplog):
     with caplog.at_level("WARNING", logger="matches.push"):
         asyncio.run(scenario())
     assert "dropped 1 message(s) of channels over capacity" in caplog.text
+
+
+def test_an_idle_socket_outlives_the_layers_blocking_receive(redis_url):
+    """A socket's receive is a BZPOPMIN that Redis answers after brpop_timeout when nothing
+    came. With redis-py 8's default 5 s read timeout, the same as brpop_timeout, the read
+    raced Redis's empty answer and the consumer died with "Timeout reading from" (a daphne
+    browser test stayed silent ~10 s after a reconnect). The settings' connections wait
+    longer than the blocking command, so an idle socket still receives what comes later."""
+    from channels_redis.core import RedisChannelLayer
+
+    from cardgame.channel_layer import layer_host
+
+    layer = RedisChannelLayer(hosts=[layer_host(redis_url)])
+    assert layer.hosts[0]["socket_timeout"] > layer.brpop_timeout
+
+    async def scenario():
+        channel = await layer.new_channel()
+        waiting = asyncio.ensure_future(layer.receive(channel))
+        await asyncio.sleep(layer.brpop_timeout + 1.5)  # one whole empty BZPOPMIN, and more
+        await layer.send(channel, {"type": "match.update", "text": "late"})
+        message = await asyncio.wait_for(waiting, timeout=5)
+        await layer.flush()
+        return message
+
+    assert asyncio.run(scenario())["text"] == "late"

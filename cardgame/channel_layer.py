@@ -1,0 +1,33 @@
+"""How a web or worker process talks to the channel layer's Redis (settings.CHANNEL_LAYERS).
+
+One function, so the settings and the tests build the same connection options."""
+
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+# The longest a layer connection waits for one Redis reply. It must outlast the layer's
+# blocking receive (channels-redis's brpop_timeout, 5 s): see layer_host.
+SOCKET_READ_TIMEOUT = 30
+
+
+def layer_host(address: str) -> dict:
+    return {
+        "address": address,
+        # redis-py caps a pool at 100 connections and then fails the command ("Too many
+        # connections", a 500 on connect): a burst of reconnects each holds one for its
+        # group_add while the pushes hold others.
+        "max_connections": 1000,
+        # A pooled connection is dead after a Redis restart; without one retry on a fresh
+        # connection its first use failed: a socket's connect after Redis was back (the
+        # page backed off and stayed stale for seconds), or a worker's push (lost). Once,
+        # at once: a Redis that is really down still fails fast and the socket closes, so
+        # the page reconnects and resyncs.
+        "retry": Retry(NoBackoff(), 1),
+        "retry_on_error": [RedisConnectionError],
+        # A socket's receive is a BZPOPMIN that Redis answers after brpop_timeout (5 s)
+        # when nothing came; redis-py 8 reads every reply with a 5 s socket timeout by
+        # default, so an idle socket's receive raced it and sometimes died with "Timeout
+        # reading from" (the consumer gone, the page silent ~10 s until it reconnected).
+        "socket_timeout": SOCKET_READ_TIMEOUT,
+    }
