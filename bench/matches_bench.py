@@ -374,7 +374,17 @@ def latencies(record, stop_at):
 
 def cpu_seconds(pid) -> float:
     """User + system CPU time of a process so far (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return _stat_cpu(Path(f"/proc/{pid}/stat"))
+
+
+def main_thread_cpu_seconds(pid) -> float:
+    """The same for the process's main thread only: in a solo-pool worker the Celery loop
+    and every task (the drain); the other threads are the push sender and the pool's."""
+    return _stat_cpu(Path(f"/proc/{pid}/task/{pid}/stat"))
+
+
+def _stat_cpu(path) -> float:
+    fields = path.read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
@@ -586,6 +596,7 @@ def main():
         from matches.models import ActionRequest
 
         cpu_before = {name: cpu_seconds(p.pid) for name, p in named(processes, args.web)}
+        main_before = {n: main_thread_cpu_seconds(p.pid) for n, p in named(processes, args.web)}
         applied_before = ActionRequest.objects.filter(status="applied").count()
         own_before, wall_before = time.process_time(), time.perf_counter()
         floor = Floor()
@@ -604,6 +615,10 @@ def main():
               f"processes, {args.workers} workers, think {args.think} s ({args.think_model})")  # fmt: skip
         cpu_used = {
             name: cpu_seconds(p.pid) - cpu_before[name] for name, p in named(processes, args.web)
+        }
+        main_used = {
+            n: main_thread_cpu_seconds(p.pid) - main_before[n]
+            for n, p in named(processes, args.web)
         }
         shares = {name: used / wall for name, used in cpu_used.items()}
         shares["bench clients"] = (time.process_time() - own_before) / wall
@@ -626,9 +641,12 @@ def main():
         if args.seconds and applied:
             workers_cpu = sum(v for k, v in cpu_used.items() if k.startswith("worker"))
             web_cpu = sum(v for k, v in cpu_used.items() if k.startswith("web"))
+            workers_main = sum(v for k, v in main_used.items() if k.startswith("worker"))
             print(f"  {applied} actions applied ({applied / wall:.1f}/s); CPU per applied action: "
-                  f"workers {workers_cpu / applied * 1000:.1f} ms (the floor's pings included), "
-                  f"web {web_cpu / applied * 1000:.1f} ms")  # fmt: skip
+                  f"workers {workers_cpu / applied * 1000:.1f} ms (the floor's pings included; "
+                  f"main threads {workers_main / applied * 1000:.1f}: the Celery loop and the "
+                  f"tasks; other threads {(workers_cpu - workers_main) / applied * 1000:.1f}: "
+                  f"the push sender), web {web_cpu / applied * 1000:.1f} ms")  # fmt: skip
         if args.latency_only:
             return
         stop(processes[args.web + 1 :])
