@@ -10,6 +10,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from decks import play
+
 
 def new_seed() -> str:
     return secrets.token_hex(8)
@@ -18,12 +20,7 @@ def new_seed() -> str:
 class LabRun(models.Model):
     # Who plays the games: the heuristic bot, or the thinking (search) bot at a strength;
     # the same bot plays both sides (docs/rulings.md "Deck lab: the bot plays both sides").
-    BOT_CHOICES = [
-        ("heuristic", _("Heuristic bot (fast)")),
-        ("search-easy", _("Thinking bot: easy")),
-        ("search-normal", _("Thinking bot: normal")),
-        ("search-hard", _("Thinking bot: hard")),
-    ]
+    BOT_CHOICES = play.bot_choices(("heuristic", "search-easy", "search-normal", "search-hard"))
     QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
     STATUS_CHOICES = [
         (QUEUED, _("Queued")),

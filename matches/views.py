@@ -13,7 +13,6 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from cards_data.models import Card
@@ -96,13 +95,6 @@ def _lobby_lists(user):
 
 # the bots a host may seat at a table's free seats, the default (services.TABLE_BOT) first;
 # the same names as the lobby's buttons for a game against a bot
-TABLE_BOTS = [
-    ("heuristic", gettext_lazy("Heuristic bot")),
-    ("search-easy", gettext_lazy("Thinking bot: easy")),
-    ("search-normal", gettext_lazy("Thinking bot: normal")),
-    ("search-hard", gettext_lazy("Thinking bot: hard")),
-    ("random", gettext_lazy("Random bot")),
-]
 
 
 def _with_label(item: dict) -> dict:
@@ -187,7 +179,7 @@ def lobby(request):
         "error": error,
         "problems": problems,
         "posted": request.POST,
-        "table_bots": TABLE_BOTS,
+        "table_bots": play.bot_choices(),
         **_lobby_lists(request.user),
     }
     return render(request, "matches/lobby.html", context, status=status)

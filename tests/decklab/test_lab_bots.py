@@ -62,9 +62,9 @@ def test_without_a_choice_the_heuristic_bot_plays_as_before(client, lab_deck, al
     run = LabRun.objects.get()
     assert run.bot == "heuristic"
     assert {c.bot for c in run.chunks.all()} == {"heuristic"}
-    assert run_results(run)["bot_label"] == "Heuristic bot (fast)"
+    assert run_results(run)["bot_label"] == "Heuristic bot"
     page = client.get(response["Location"]).content.decode()
-    assert "Heuristic bot (fast)" in page
+    assert "Heuristic bot" in page
 
 
 @pytest.mark.parametrize("bot", ["search-impossible", "random", "SEARCH-EASY", 3, ["heuristic"]])
