@@ -75,7 +75,8 @@ def deck_rows(user) -> list[dict]:
 
 def _lobby_lists(user):
     matches = list(selectors.my_matches(user))
-    items = [(m, _with_label(selectors.list_item(m, user))) for m in matches]
+    bot_names = presentation.bots()
+    items = [(m, _lobby_item(m, user, bot_names)) for m in matches]
     return {
         "invitations": [i for m, i in items if m.status == Match.INVITED and i["you"] == 1],
         "sent": [
@@ -93,8 +94,15 @@ def _lobby_lists(user):
     }
 
 
-# the bots a host may seat at a table's free seats, the default (services.TABLE_BOT) first;
-# the same names as the lobby's buttons for a game against a bot
+def _lobby_item(match, user, bot_names) -> dict:
+    """A lobby line: the players by the names a person reads (a bot's in this language, not
+    its code) and when the game started (or was offered), instead of its number."""
+    item = _with_label(selectors.list_item(match, user))
+    players = [
+        {**p, "name": bot_names.get(p["bot"], p["name"])} if p["bot"] else p
+        for p in item["players"]
+    ]
+    return {**item, "players": players, "when": match.started or match.created}
 
 
 def _with_label(item: dict) -> dict:

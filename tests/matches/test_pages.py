@@ -244,3 +244,18 @@ def test_the_lobby_offers_the_thinking_bot_at_three_strengths(alice_client, deck
     assert (
         f"thinking bot ({strength})" in page and "search-" + strength not in strings(page).values()
     )
+
+
+def test_a_lobby_line_names_a_bot_in_the_language_and_shows_no_game_number(alice_client, decks):
+    """A game against a bot in the lobby: the bot by its name in the player's language (not
+    its engine code, not "(bot)" after an English name), and when it started, not its id."""
+    match = services.challenge(decks[0].owner, decks[0], bot="search-easy")
+    line = re.search(
+        rf'<li class="match-item" data-match="{match.pk}">(.*?)</li>',
+        alice_client.get("/hu/play/").content.decode(),
+        re.S,
+    ).group(1)
+    text = re.sub(r"<[^>]+>", " ", line)
+    assert "gondolkodó bot (könnyű)" in text
+    assert "search-easy" not in text and "(bot)" not in text and f"#{match.pk}" not in text
+    assert match.started.astimezone().strftime("%Y") in text  # the date it started
