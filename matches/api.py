@@ -196,7 +196,7 @@ match_start = _lobby_action("start_table")
 @match_api(["POST"])
 def match_actions(request, pk):
     _require_login(request)
-    match = selectors.get_match(pk, with_state=False)
+    match = selectors.get_match(pk, with_state=False, seat_of=request.user)
     data = _body(request)
     client_action_id = data.get("client_action_id")
     try:

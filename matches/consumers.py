@@ -47,7 +47,8 @@ def session_user(session_key):
 
 def _viewer(match_id, session_key):
     try:
-        return viewer_seat(get_match(match_id, with_state=False), session_user(session_key))
+        user = session_user(session_key)
+        return viewer_seat(get_match(match_id, with_state=False, seat_of=user), user)
     finally:
         connections.close_all()  # back to the pool (or closed): nothing outlives the call
 

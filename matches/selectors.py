@@ -3,7 +3,7 @@
 logged-in user's seat, never from anything the client claims.
 """
 
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery
 
 from engine.flow import Event
 from engine.game import legal_actions
@@ -11,26 +11,38 @@ from engine.serialize import load
 from engine.view import view, view_event
 
 from .errors import Conflict, NotFound
-from .models import ActionRequest, Match, MatchEvent
+from .models import ActionRequest, Match, MatchEvent, Seat
 from .positions import current_state, initial_state
 from .presentation import action_label
 
 
-def get_match(match_id, *, with_state=True) -> Match:
+def get_match(match_id, *, with_state=True, seat_of=None) -> Match:
     """The match, or NotFound. with_state=False leaves out the engine state's snapshot
-    (~21 kB), which a request that only stores an action never reads."""
+    (~21 kB), which a request that only stores an action never reads. `seat_of`: a user
+    whose seat `viewer_seat` will ask for, read with the match in the same query (a move's
+    POST and a socket's connect each saved a round trip and a query of their own)."""
     matches = Match.objects.all() if with_state else Match.objects.defer("snapshot")
+    known = seat_of is not None and seat_of.is_authenticated
+    if known:
+        seats = Seat.objects.filter(match=OuterRef("pk"), user=seat_of.pk).order_by("seat")
+        matches = matches.annotate(known_seat=Subquery(seats.values("seat")[:1]))
     try:
-        return matches.get(pk=int(match_id))
+        match = matches.get(pk=int(match_id))
     except (Match.DoesNotExist, TypeError, ValueError):
         raise NotFound("NO_SUCH_MATCH", f"There is no match {match_id}.") from None
+    if known:
+        match.known_seats = {seat_of.pk: match.known_seat}
+    return match
 
 
 def viewer_seat(match: Match, user) -> int | None:
     """The user's seat, or None for a spectator (anonymous users are spectators)."""
     if user is None or not user.is_authenticated:
         return None
-    for seat, user_id in match.seats.values_list("seat", "user_id"):
+    known = getattr(match, "known_seats", None)
+    if known is not None and user.pk in known:
+        return known[user.pk]
+    for seat, user_id in match.seats.order_by("seat").values_list("seat", "user_id"):
         if user_id == user.pk:
             return seat
     return None
