@@ -328,6 +328,7 @@
     } else {
       node = el("div", { class: classes.join(" "), "aria-label": label, role: "group" }, parts);
     }
+    if (!card.name) node.title = label; // a back shows no words (play.css): they are its tooltip
     return zoomable(node, card.code);
   }
 
