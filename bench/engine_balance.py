@@ -1,7 +1,12 @@
-"""Balance report of the first-edition set (issue 4): heuristic-bot games between legal
-four-race colonies covering every race; per-race win rates with 95 % CIs.
+"""Balance report of the first-edition set (issue 4): bot games between legal four-race
+colonies covering every race; per-race win rates with 95 % CIs.
 
     .venv/bin/python bench/engine_balance.py [--games-per-pair 8] [--out docs/balance.md]
+    # issue 18: the same under stronger play, in parts on two cores, then one report with
+    # the heuristic's figures beside the search bot's:
+    .venv/bin/python bench/engine_balance.py --bot search-hard --games-per-pair 2 --part 0/2 --raw A.json
+    .venv/bin/python bench/engine_balance.py --bot search-hard --games-per-pair 2 --part 1/2 --raw B.json
+    .venv/bin/python bench/engine_balance.py --from-json A.json B.json --beside H.json
 
 The decks: every legal four-race combination (one race of each race pair, R 9.5): 2^4 = 16
 colonies, each built by `engine.simulate.build_colony` (15 names x 3 of those races, spread
@@ -29,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.bots import HeuristicBot  # noqa: E402
+from engine.bots import make_bot  # noqa: E402
 from engine.catalog import RACE_PAIRS  # noqa: E402
 from engine.game import apply, new_game, pending  # noqa: E402
 from engine.ruleset import Ruleset  # noqa: E402
@@ -45,18 +50,19 @@ def decks(cards):
     return out
 
 
-def play(colonies, seed):
+def play(colonies, seed, bot="heuristic"):
     state = new_game(colonies, seed, Ruleset(turn_limit=TURN_LIMIT))
-    bots = [HeuristicBot(f"{seed}-0"), HeuristicBot(f"{seed}-1")]
+    bots = [make_bot(bot, f"{seed}-0"), make_bot(bot, f"{seed}-1")]
     while (p := pending(state)) is not None:
         apply(state, bots[p.player].choose(state, p.player))
     return state.winner, state.starting_player, state.turn
 
 
-def run(games_per_pair, seed, progress=True):
+def run(games_per_pair, seed, progress=True, bot="heuristic", part=(0, 1)):
+    """`part` (k, n): the k-th of n interleaved shares of the colony pairs (n processes)."""
     cards = load_cards()
     all_decks = decks(cards)
-    pairs = list(itertools.combinations(range(len(all_decks)), 2))
+    pairs = list(itertools.combinations(range(len(all_decks)), 2))[part[0] :: part[1]]
     total = len(pairs) * games_per_pair
     games = []
     started = time.perf_counter()
@@ -65,7 +71,7 @@ def run(games_per_pair, seed, progress=True):
         for k in range(games_per_pair):
             seats = (a, b) if k % 2 == 0 else (b, a)
             colonies = [all_decks[seats[0]][1], all_decks[seats[1]][1]]
-            winner, start, turns = play(colonies, f"{seed}-{a}-{b}-{k}")
+            winner, start, turns = play(colonies, f"{seed}-{a}-{b}-{k}", bot)
             games.append({"decks": seats, "winner": winner, "start": start, "turns": turns})
             done += 1
             if progress and (done % 10 == 0 or done == total):
@@ -112,22 +118,31 @@ def bar(p, width=40):
     return "█" * filled + "·" * (width - filled)
 
 
-def report(all_decks, games, seconds, games_per_pair, seed, changes) -> str:
+def report(
+    all_decks, games, seconds, games_per_pair, seed, changes, bot="heuristic", beside=None
+) -> str:
+    """`beside`: (bot, games) of another bot over the same colonies, its per-race rates in
+    a column of their own."""
     rates = race_rates(all_decks, games)
+    other = race_rates(all_decks, beside[1]) if beside else None
+    players = "two `HeuristicBot`s" if bot == "heuristic" else f"two `{bot}` bots"
+    command = f"--games-per-pair {games_per_pair} --seed {seed}" + (
+        f" --bot {bot}" if bot != "heuristic" else ""
+    )
     finished = [g for g in games if g["winner"] is not None]
     start_wins = sum(g["winner"] == g["start"] for g in finished)
     sp = wilson(start_wins, len(finished))
     outside = [r for r, (_, _, p, lo, hi) in rates.items() if not 0.40 <= p <= 0.60]
     lines = [
-        "# Balance report: the first-edition set (issue 4)",
+        "# Balance report: the first-edition set (issue 4)"
+        + ("" if bot == "heuristic" else f", played by the `{bot}` bot (issue 18)"),
         "",
-        "Produced by `bench/engine_balance.py` "
-        f"(`--games-per-pair {games_per_pair} --seed {seed}`); do not edit by hand.",
+        f"Produced by `bench/engine_balance.py` (`{command}`); do not edit by hand.",
         "",
         "**Method.** Every legal four-race colony (one race of each race pair, R 9.5): 16 "
         "colonies, each built by `engine.simulate.build_colony` (15 names x 3 of its races, "
         "spread over types and costs). Every pair of different colonies plays "
-        f"{games_per_pair} games between two `HeuristicBot`s, each colony in seat 0 for half of "
+        f"{games_per_pair} games between {players}, each colony in seat 0 for half of "
         "them (the starting player is the die roll, R 10.2); games stop at turn 300. A race's "
         "win rate counts the games in which exactly one side plays it (when both do, the game "
         "says nothing about the race); the side with the race won that share. A race and its "
@@ -135,20 +150,25 @@ def report(all_decks, games, seconds, games_per_pair, seed, changes) -> str:
         "Intervals are 95 % Wilson intervals.",
         "",
         f"Games: {len(games)} ({len(games) - len(finished)} stopped by the turn limit, left "
-        f"out); {seconds:.0f} s on one core (Python {platform.python_version()}, a machine "
+        f"out); {seconds:.0f} s of play in all (Python {platform.python_version()}, a machine "
         "shared with other jobs). Starting player won "
         f"{100 * sp[0]:.1f} % (95 % CI {100 * sp[1]:.1f}–{100 * sp[2]:.1f}).",
         "",
         "## Per race",
         "",
-        "| race | games | wins | win rate | 95 % CI | in 40–60 %? | |",
-        "|---|---:|---:|---:|---|---|---|",
+        "| race | games | wins | win rate | 95 % CI | in 40–60 %? | |"
+        + (f" {beside[0]}: win rate (95 % CI) |" if other else ""),
+        "|---|---:|---:|---:|---|---|---|" + ("---|" if other else ""),
     ]
     for race, (wins, n, p, lo, hi) in rates.items():
         ok = "yes" if 0.40 <= p <= 0.60 else "**no**"
+        cell = ""
+        if other:
+            _w, _n, op, olo, ohi = other[race]
+            cell = f" {100 * op:.1f} % ({100 * olo:.1f}–{100 * ohi:.1f} %) |"
         lines.append(
             f"| {race} | {n} | {wins} | {100 * p:.1f} % | {100 * lo:.1f}–{100 * hi:.1f} % "
-            f"| {ok} | `{bar(p)}` |"
+            f"| {ok} | `{bar(p)}` |{cell}"
         )
     lines += [
         "",
@@ -174,33 +194,60 @@ def report(all_decks, games, seconds, games_per_pair, seed, changes) -> str:
     return "\n".join(lines)
 
 
+def load_raw(paths) -> tuple[list, list, float, dict]:
+    """The games of one or more raw files (the parts of one run): decks, games, seconds,
+    and the run's settings (bot, games per pair, seed)."""
+    raws = [json.loads(Path(path).read_text()) for path in paths]
+    games = [dict(g, decks=tuple(g["decks"])) for raw in raws for g in raw["games"]]
+    settings = {k: raws[0].get(k) for k in ("bot", "games_per_pair", "seed")}
+    return (
+        [(races, None) for races in raws[0]["decks"]],
+        games,
+        sum(r["seconds"] for r in raws),
+        settings,
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games-per-pair", type=int, default=8)
     parser.add_argument("--seed", default="balance")
+    parser.add_argument("--bot", default="heuristic", help="the bot on both sides (make_bot)")
+    parser.add_argument("--part", default="0/1", help="k/n: play the k-th of n shares of the pairs")
     parser.add_argument("--out", default=str(ROOT / "docs" / "balance.md"))
+    parser.add_argument("--raw", default=str(ROOT / "bench" / "out" / "engine_balance.json"))
     parser.add_argument(
         "--changes", default="", help="markdown: what was changed in the set and why"
     )
     parser.add_argument(
-        "--from-json", help="rewrite the report from a raw file of an earlier run (no games)"
+        "--from-json",
+        nargs="+",
+        help="write the report from raw files of earlier runs (the parts of one run; no games)",
     )
+    parser.add_argument("--beside", nargs="+", help="raw files of another bot's run: a column")
     args = parser.parse_args()
+    bot, games_per_pair, seed = args.bot, args.games_per_pair, args.seed
     if args.from_json:
-        raw = json.loads(Path(args.from_json).read_text())
-        all_decks = [(races, None) for races in raw["decks"]]
-        games, seconds = raw["games"], raw["seconds"]
-        for g in games:
-            g["decks"] = tuple(g["decks"])
+        all_decks, games, seconds, settings = load_raw(args.from_json)
+        bot = settings["bot"] or "heuristic"
+        games_per_pair = settings["games_per_pair"] or games_per_pair
+        seed = settings["seed"] or seed
     else:
-        all_decks, games, seconds = run(args.games_per_pair, args.seed)
-    text = report(all_decks, games, seconds, args.games_per_pair, args.seed, args.changes)
+        k, n = (int(x) for x in args.part.split("/"))
+        all_decks, games, seconds = run(games_per_pair, seed, bot=bot, part=(k, n))
+        raw = {"games": games, "decks": [r for r, _ in all_decks], "seconds": seconds,
+               "bot": bot, "games_per_pair": games_per_pair, "seed": seed}  # fmt: skip
+        Path(args.raw).parent.mkdir(exist_ok=True)
+        Path(args.raw).write_text(json.dumps(raw))
+        if n > 1:
+            print(f"part {k}/{n} written to {args.raw}; combine the parts with --from-json")
+            return 0
+    beside = None
+    if args.beside:
+        _decks, other_games, _seconds, other = load_raw(args.beside)
+        beside = (other["bot"] or "heuristic", other_games)
+    text = report(all_decks, games, seconds, games_per_pair, seed, args.changes, bot, beside)
     Path(args.out).write_text(text, encoding="utf-8")
-    out = ROOT / "bench" / "out"
-    out.mkdir(exist_ok=True)
-    if not args.from_json:
-        raw = {"games": games, "decks": [r for r, _ in all_decks], "seconds": seconds}
-        (out / "engine_balance.json").write_text(json.dumps(raw))
     print(text)
     return 0
 
