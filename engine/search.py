@@ -74,21 +74,41 @@ from .catalog import RACE_PAIRS
 from .deck import MAX_COPIES_PER_NAME, name_key
 from .game import SEARCH_DEPTH, apply, legal_actions, pending
 from .rng import Rng
-from .serialize import dump, load
+from .serialize import clone, dump, load
 from .view import sees
 
 HIDDEN = "?"  # the code of a card whose identity the observer does not know
 SHIP_SHARE = 0.4  # the prior's share of ship names among the unseen ones (6 of 15)
 
-# strength -> (iterations, seconds, playout decisions, playout bot); "hard" decides in at
-# most a second on one core: its time cap (0.9 s, a quarter of it for a minor decision) ends
-# a main decision before its iteration budget (~2-3 ms an iteration on the compiled engine)
+# strength -> settings. "easy" is the ISMCTS below with random playouts (weak and fast);
+# "normal" and "hard" are flat rollouts over the heuristic bot (see the module): `rollouts`
+# playouts per main decision, shared by at most `width` candidates, each playout at most
+# `depth` decisions (then `evaluate`); `minor` is the budget share of a decision other than
+# the turn's main one (0: the heuristic's choice, unsearched); `seconds` caps a decision
+# (the budget normally ends it first: ~3-8 ms a playout on the compiled engine)
 STRENGTHS = {
     "easy": {"iterations": 24, "seconds": 0.25, "depth": 20, "playout": "random"},
-    "normal": {"iterations": 96, "seconds": 0.5, "depth": 30, "playout": "heuristic"},
-    "hard": {"iterations": 400, "seconds": 0.9, "depth": 60, "playout": "heuristic"},
+    "normal": {
+        "method": "rollouts",
+        "rollouts": 12,
+        "seconds": 0.5,
+        "depth": 1000,
+        "width": 3,
+        "minor": 0.0,
+        "margin": 0.0,
+    },
+    "hard": {
+        "method": "rollouts",
+        "rollouts": 32,
+        "seconds": 0.9,
+        "depth": 1000,
+        "width": 4,
+        "minor": 0.0,
+        "margin": 0.0,
+    },
 }
-MINOR_SHARE = 0.25  # the budget share of a decision other than the turn's main one
+WIN_MARGIN = 0.2  # rollouts: the share of a finished game's reward that is its margin
+MINOR_SHARE = 0.25  # ISMCTS: the budget share of a decision other than the turn's main one
 UCB_C = 0.7  # exploration constant of UCB1 (rewards in [0, 1])
 PRIOR_VISITS, PRIOR_REWARD = 2, 0.6  # the heuristic's choice: two virtual playouts at 60 %
 
@@ -351,9 +371,11 @@ class SearchBot:
             self.last_explanation = [{"action": actions[0].id, "visits": 0, "win_rate": None}]
             self.last_iterations = 0
             return actions[0]
+        top = pending(first)
+        if self.settings.get("method") == "rollouts":
+            return self._flat(obs, seat, rng, first, actions, top.decision if top else "")
         # the main decision of a turn gets the whole budget; the many small ones (responses,
         # payments, picks) a quarter of it, so a game's thinking goes where it matters
-        top = pending(first)
         scale = 1.0 if top is not None and top.decision == "main" else MINOR_SHARE
         root = self._search(obs, seat, rng, first, scale)
         by_id = {a.id: a for a in actions}
@@ -376,6 +398,71 @@ class SearchBot:
     def explain(self):
         """The last decision's top three options: action id, visits and estimated win rate."""
         return self.last_explanation
+
+    # -- flat rollouts over the heuristic bot ("normal", "hard") ------------------------------
+
+    def _flat(self, obs, seat, rng, first, actions, decision):
+        """Rollout policy improvement (see the module): the heuristic's best `width` actions,
+        each played out on the same determinisations with the same playout generators
+        (common random numbers), halved by their mean reward (sequential halving)."""
+        settings = self.settings
+        scale = 1.0 if decision == "main" else settings["minor"]
+        budget = int(settings["rollouts"] * scale)
+        heuristic = HeuristicBot(f"{self.seed}:{rng.below(1 << 30)}")
+        hint = heuristic.choose(first, seat)
+        by_id = {a.id: a for a in actions}
+        if budget < 2:  # not searched: the heuristic's choice
+            self.last_explanation = [{"action": hint.id, "visits": 0, "win_rate": None}]
+            self.last_iterations = 0
+            return by_id[hint.id]
+        scores = {a.id: heuristic.score(first, seat, decision, a) for a in actions}
+        ranked = sorted(actions, key=lambda a: (-scores[a.id], a.id != hint.id, a.id))
+        survivors = [a.id for a in ranked[: settings["width"]]]
+        stats = {aid: [0, 0.0] for aid in survivors}
+        seconds = settings["seconds"]
+        deadline = None if seconds is None else self.clock() + seconds * max(scale, 0.25)
+        depth = settings["depth"]
+        margin = settings["margin"]
+        samples: list = []  # (determinisation, playout seed), the same for every candidate
+        rounds = max(1, math.ceil(math.log2(len(survivors))))
+        used = done = 0
+        out_of_time = False
+        for r in range(rounds):
+            shares = (rounds - r) * len(survivors)  # the last round spends what is left
+            per = max(
+                1, -(-(budget - used) // shares) if r == rounds - 1 else (budget - used) // shares
+            )
+            for j in range(done, done + per):
+                if j == len(samples):
+                    state = first if j == 0 else determinise(obs, rng)
+                    samples.append((state, f"{self.seed}:{rng.below(1 << 30)}"))
+                state, playout_seed = samples[j]
+                for aid in survivors:
+                    value = _rollout(clone(state), aid, seat, playout_seed, depth)
+                    if value is not None:
+                        stats[aid][0] += 1
+                        stats[aid][1] += value
+                    used += 1
+                if deadline is not None and self.clock() >= deadline:
+                    out_of_time = True
+                    break
+            done += per
+            if out_of_time or len(survivors) == 1:
+                break
+            survivors.sort(key=lambda aid: -_mean(stats[aid], aid == hint.id, margin))
+            survivors = survivors[: (len(survivors) + 1) // 2]
+        best = max(survivors, key=lambda aid: _mean(stats[aid], aid == hint.id, margin))
+        shown = sorted(stats, key=lambda aid: (aid != best, -stats[aid][0], -_mean(stats[aid])))
+        self.last_explanation = [
+            {
+                "action": aid,
+                "visits": stats[aid][0],
+                "win_rate": round(stats[aid][1] / stats[aid][0], 3) if stats[aid][0] else None,
+            }
+            for aid in shown[:3]
+        ]
+        self.last_iterations = used
+        return by_id[best]
 
     # -- the search ---------------------------------------------------------------------------
 
@@ -472,6 +559,55 @@ class SearchBot:
                 values[who] = evaluate(state, who)
             child.visits += 1
             child.reward += values[who]
+
+
+def _mean(stat, favoured=False, margin=0.0) -> float:
+    """A candidate's mean reward; the heuristic's own choice is favoured by `margin` (and
+    wins ties: it is what the playouts play after the candidate)."""
+    n, total = stat
+    mean = total / n if n else -1.0
+    return mean + (margin + 1e-9 if favoured else 0.0)
+
+
+def _rollout(state, aid, seat, seed, depth):
+    """`seat`'s action `aid`, then the heuristic bot for everyone for at most `depth`
+    decisions: `seat`'s reward (None: the action is not legal in this sample)."""
+    for action in legal_actions(state):
+        if action.id == aid:
+            apply(state, action)
+            break
+    else:
+        return None
+    bot = HeuristicBot(seed)
+    stack = state.stack  # changed in place by the rules, never replaced
+    steps = 0
+    while steps < depth and state.winner is None and state.result is None and stack:
+        waiting = stack[-1].get("await")
+        if waiting is None:
+            break
+        try:
+            action = bot.choose(state, waiting["player"])
+        except ValueError:
+            # no legal action: a frame below kept options computed from the true cards (a
+            # pick among hidden cards by a filter) and none fits the sampled codes; the
+            # bot's generator refuses to pick among none. The position is evaluated.
+            break
+        apply(state, action)
+        steps += 1
+    return outcome(state, seat)
+
+
+def outcome(state, seat: int) -> float:
+    """A rollout's reward for `seat`, in [0, 1]: a finished game is mostly won or lost (1 -
+    WIN_MARGIN or 0 at least), the rest by how many colony cards (R 15.1's lives) the winner
+    kept, so a rollout also tells a narrow win from a wide one; an unfinished one is
+    `evaluate`d."""
+    if state.winner is None:
+        return evaluate(state, seat)
+    kept = len(state.players[state.winner].colony) / 45.0
+    if state.winner == seat:
+        return 1.0 - WIN_MARGIN + WIN_MARGIN * min(1.0, kept)
+    return WIN_MARGIN * (1.0 - min(1.0, kept))
 
 
 def _factory(strength):
