@@ -63,6 +63,7 @@ cards a look showed (R 16.4) and cards it saw enter the opponent's centre (retur
 the trash, say) are not remembered: it knows less than a person there, never more.
 """
 
+import json
 import math
 import time
 from collections import Counter
@@ -78,6 +79,7 @@ from .serialize import clone, dump, load
 from .view import sees
 
 HIDDEN = "?"  # the code of a card whose identity the observer does not know
+PILES = ("colony", "centre", "surface", "canteen", "hangar", "trash", "wasteland")
 SHIP_SHARE = 0.4  # the prior's share of ship names among the unseen ones (6 of 15)
 
 # strength -> settings. "easy" is the ISMCTS below with random playouts (weak and fast);
@@ -92,17 +94,19 @@ STRENGTHS = {
         "method": "rollouts",
         "rollouts": 12,
         "seconds": 0.5,
-        "depth": 1000,
+        "depth": 300,
+        "turns": 4,
         "width": 3,
         "minor": 0.0,
         "margin": 0.0,
     },
     "hard": {
         "method": "rollouts",
-        "rollouts": 32,
+        "rollouts": 40,
         "seconds": 0.9,
-        "depth": 1000,
-        "width": 4,
+        "depth": 300,
+        "turns": 6,
+        "width": 5,
         "minor": 0.0,
         "margin": 0.0,
     },
@@ -275,7 +279,7 @@ def determinise(obs: Observation, rng: Rng):
     state = load(obs.text)
     state.defs = obs.defs
     by_owner: dict[int, list] = {}
-    for card in state.cards.values():
+    for card in _by_position(state):
         if card.code == HIDDEN:
             by_owner.setdefault(card.owner, []).append(card)
     race_rule = state.ruleset.race_rule
@@ -294,6 +298,34 @@ def determinise(obs: Observation, rng: Rng):
     return state
 
 
+def _by_position(state) -> list:
+    """The cards in the order of the piles they lie in (seat, zone, position), then the rest
+    (attached, on the chain) by id. Codes are dealt to unseen cards in this order, not by id:
+    the ids of a shuffled colony are fresh in position order, and the cut after it (R 16.1, a
+    public event) rotates them, so two games that differ only in a cut deal the same codes
+    to the same positions."""
+    order = []
+    placed = set()
+    for player in state.players:
+        for zone in PILES:
+            for cid in getattr(player, zone):
+                order.append(state.cards[cid])
+                placed.add(cid)
+    order += [card for cid, card in sorted(state.cards.items()) if cid not in placed]
+    return order
+
+
+def _digest(obs: Observation) -> str:
+    """The key of the decision's generator: the observation, with each colony's ids in sorted
+    order (their rotation says where the last cut was, R 16.1, public and meaningless), so
+    the same position after another cut gets the same decision."""
+    data = json.loads(obs.text)
+    for player in data["players"]:
+        player["colony"] = sorted(player["colony"])
+    text = json.dumps(data, sort_keys=True)
+    return blake2b(text.encode(), digest_size=16).hexdigest()
+
+
 def evaluate(state, seat: int) -> float:
     """A cut-off playout's estimate that `seat` wins, in [0, 1]: colony cards (the lives of
     R 15.1) count most, then ships in play, hand and credits."""
@@ -303,6 +335,92 @@ def evaluate(state, seat: int) -> float:
     mine = scores[seat]
     best_other = max(x for s, x in enumerate(scores) if s != seat)
     return 1.0 / (1.0 + math.exp(-(mine - best_other) / 6.0))
+
+
+# the cut-off evaluation of the rollouts: a logistic model of "this seat wins" on the
+# differences of FEATURES between the seat and its strongest opponent, fitted on positions
+# of heuristic-bot games (bench/fit_search_eval.py prints these weights and how well they
+# predict held-out games)
+FEATURES = (
+    "colony",
+    "colony_short",
+    "centre",
+    "surface",
+    "canteen",
+    "ships",
+    "firepower",
+    "armour",
+    "bombardment",
+    "credits",
+    "active",
+)
+WEIGHTS = (  # intercept first; `bench/fit_search_eval.py --games 1200 --seed 1`
+    0.0,
+    0.0497,  # colony
+    -0.3049,  # colony_short
+    0.2106,  # centre
+    0.1361,  # surface
+    0.1325,  # canteen
+    -0.0003,  # ships
+    0.1957,  # firepower
+    0.1886,  # armour
+    0.0295,  # bombardment
+    0.0915,  # credits
+    -0.1364,  # active
+)
+
+
+def features(state, seat) -> list:
+    """The seat's FEATURES (see WEIGHTS): pile sizes (a short colony counted again), its
+    undamaged ships and their stats, credits, and whether it is the active player."""
+    player = state.players[seat]
+    statics = V.static_abilities(state)
+    cards = state.cards
+    ships = fp = arm = bomb = 0
+    for cid in player.hangar:
+        card = cards[cid]
+        if card.orientation != "damaged":
+            ships += 1
+            fp += V.stat(state, card, "firepower", statics)
+            arm += V.armour_left(state, card, statics)
+            bomb += V.stat(state, card, "bombardment", statics)
+    colony = len(player.colony)
+    return [
+        colony,
+        max(0, 10 - colony),  # the last lives count more: a colony near empty is near lost
+        len(player.centre),
+        len(player.surface),
+        len(player.canteen),
+        ships,
+        fp,
+        arm,
+        bomb,
+        min(player.credits, 20),
+        1 if state.active == seat else 0,
+    ]
+
+
+def feature_difference(state, seat) -> list:
+    """`seat`'s features less those of its strongest opponent (by the fitted model)."""
+    mine = features(state, seat)
+    best, best_z = None, None
+    for other in range(len(state.players)):
+        if other == seat:
+            continue
+        theirs = features(state, other)
+        z = sum(w * x for w, x in zip(WEIGHTS[1:], theirs, strict=True))
+        if best_z is None or z > best_z:
+            best, best_z = theirs, z
+    assert best is not None
+    return [a - b for a, b in zip(mine, best, strict=True)]
+
+
+def fitted_value(state, seat) -> float:
+    """The fitted model's estimate that `seat` wins an unfinished game, in (0, 1)."""
+    diff = feature_difference(state, seat)
+    z = WEIGHTS[0] + sum(w * x for w, x in zip(WEIGHTS[1:], diff, strict=True))
+    z = max(-30.0, min(30.0, z))
+    return 1.0 / (1.0 + math.exp(-z))
 
 
 def _material(state, seat) -> float:
@@ -363,7 +481,7 @@ class SearchBot:
 
     def decide(self, obs: Observation, seat: int):
         """The decision from the observation alone (the true state is not an argument)."""
-        digest = blake2b(obs.text.encode(), digest_size=16).hexdigest()
+        digest = _digest(obs)
         rng = Rng.from_seed(f"search-bot:{self.seed}:{digest}")
         first = determinise(obs, rng)
         actions = legal_actions(first)  # the seat's own actions: the same in every sample
@@ -415,13 +533,12 @@ class SearchBot:
             self.last_explanation = [{"action": hint.id, "visits": 0, "win_rate": None}]
             self.last_iterations = 0
             return by_id[hint.id]
-        scores = {a.id: heuristic.score(first, seat, decision, a) for a in actions}
-        ranked = sorted(actions, key=lambda a: (-scores[a.id], a.id != hint.id, a.id))
-        survivors = [a.id for a in ranked[: settings["width"]]]
+        survivors = _candidates(heuristic, first, seat, decision, actions, hint, settings["width"])
         stats = {aid: [0, 0.0] for aid in survivors}
         seconds = settings["seconds"]
         deadline = None if seconds is None else self.clock() + seconds * max(scale, 0.25)
         depth = settings["depth"]
+        turns = settings["turns"]
         margin = settings["margin"]
         samples: list = []  # (determinisation, playout seed), the same for every candidate
         rounds = max(1, math.ceil(math.log2(len(survivors))))
@@ -438,7 +555,7 @@ class SearchBot:
                     samples.append((state, f"{self.seed}:{rng.below(1 << 30)}"))
                 state, playout_seed = samples[j]
                 for aid in survivors:
-                    value = _rollout(clone(state), aid, seat, playout_seed, depth)
+                    value = _rollout(clone(state), aid, seat, playout_seed, depth, turns)
                     if value is not None:
                         stats[aid][0] += 1
                         stats[aid][1] += value
@@ -561,6 +678,22 @@ class SearchBot:
             child.reward += values[who]
 
 
+def _candidates(heuristic, state, seat, decision, actions, hint, width) -> list:
+    """The ids of at most `width` actions to play out: the heuristic's choice, then the
+    best-scored action of each other kind (an attack per target: the heuristic rates all but
+    a colony attack low, and the rollouts are there to find when it is wrong), best first,
+    then the rest by score."""
+    scores = {a.id: heuristic.score(state, seat, decision, a) for a in actions}
+    ranked = sorted(actions, key=lambda a: (-scores[a.id], a.id != hint.id, a.id))
+    kinds = set()
+    first, rest = [], []
+    for a in ranked:
+        kind = (a.kind, a.get("target"))
+        (rest if kind in kinds else first).append(a.id)
+        kinds.add(kind)
+    return (first + rest)[:width]
+
+
 def _mean(stat, favoured=False, margin=0.0) -> float:
     """A candidate's mean reward; the heuristic's own choice is favoured by `margin` (and
     wins ties: it is what the playouts play after the candidate)."""
@@ -569,9 +702,10 @@ def _mean(stat, favoured=False, margin=0.0) -> float:
     return mean + (margin + 1e-9 if favoured else 0.0)
 
 
-def _rollout(state, aid, seat, seed, depth):
+def _rollout(state, aid, seat, seed, depth, turns=0):
     """`seat`'s action `aid`, then the heuristic bot for everyone for at most `depth`
-    decisions: `seat`'s reward (None: the action is not legal in this sample)."""
+    decisions and `turns` turns (0: no turn limit): `seat`'s reward (None: the action is
+    not legal in this sample)."""
     for action in legal_actions(state):
         if action.id == aid:
             apply(state, action)
@@ -581,7 +715,12 @@ def _rollout(state, aid, seat, seed, depth):
     bot = HeuristicBot(seed)
     stack = state.stack  # changed in place by the rules, never replaced
     steps = 0
+    # cut at the first decision `turns` turns on (with an even count, in the seat's own
+    # turn again, so every cut is evaluated at a like point of the game) or at `depth`
+    horizon = state.turn + turns if turns else None
     while steps < depth and state.winner is None and state.result is None and stack:
+        if horizon is not None and state.turn >= horizon:
+            break
         waiting = stack[-1].get("await")
         if waiting is None:
             break
@@ -600,10 +739,10 @@ def _rollout(state, aid, seat, seed, depth):
 def outcome(state, seat: int) -> float:
     """A rollout's reward for `seat`, in [0, 1]: a finished game is mostly won or lost (1 -
     WIN_MARGIN or 0 at least), the rest by how many colony cards (R 15.1's lives) the winner
-    kept, so a rollout also tells a narrow win from a wide one; an unfinished one is
-    `evaluate`d."""
+    kept, so a rollout also tells a narrow win from a wide one; an unfinished one (cut at
+    the playout's depth) gets the fitted model's estimate (`fitted_value`)."""
     if state.winner is None:
-        return evaluate(state, seat)
+        return fitted_value(state, seat)
     kept = len(state.players[state.winner].colony) / 45.0
     if state.winner == seat:
         return 1.0 - WIN_MARGIN + WIN_MARGIN * min(1.0, kept)

@@ -301,7 +301,7 @@ def test_rollouts_search_the_main_decisions_and_leave_the_rest_to_the_heuristic(
     cards = load_cards()
     rng = Rng.from_seed("flat")
     state = new_game([random_colony(rng, cards), random_colony(rng, cards)], "flat")
-    bot = SearchBot("flat", "hard", rollouts=8, seconds=None, depth=40)
+    bot = SearchBot("flat", "hard", rollouts=8, seconds=None, depth=40, minor=0.0)
     other = RandomBot("flat")
     scorer = HeuristicBot("scorer")
     searched = minor = 0
