@@ -1,4 +1,34 @@
-"""An information-set Monte Carlo tree search bot (ISMCTS; Cowling, Powley & Whitehouse 2012).
+"""The search bot: rollouts over the heuristic bot ("normal", "hard") and an information-set
+Monte Carlo tree search ("easy"; ISMCTS, Cowling, Powley & Whitehouse 2012), both from the
+seat's observation only.
+
+How "normal" and "hard" decide (issue 18: "hard" must beat the heuristic bot, in at most a
+second a decision on one core). It is rollout policy improvement over the heuristic bot (the
+opponent the goal names; Tesauro & Galperin's rollouts), flat at the root:
+
+* Only the turn's **main decision** (R 11.3.1's actions: play, place, pay, draw, attack, end
+  the turn...) is searched; every other decision (payments, responses, combat picks) takes
+  the heuristic bot's choice, or a `minor` share of the budget when a strength sets one.
+* **Candidates**: at most `width` legal actions: the heuristic's own choice, then the
+  best-scored action (by the heuristic's scores) of each other kind, an attack counting as a
+  kind per target (the heuristic scores all attacks but a colony attack low, and the
+  rollouts are there to find when that is wrong), then the rest by score.
+* **Rollouts**: each candidate is applied to a determinisation (below), then the heuristic
+  bot plays every seat for `turns` turns (an even count: the cut comes in the seat's own turn
+  again) or `depth` decisions, whichever is first. A finished game's reward is mostly won or
+  lost, the rest by how many colony cards the winner kept (``outcome``); an unfinished one
+  gets ``fitted_value``: a logistic model of "this seat wins" on differences of pile sizes,
+  ship stats and credits, fitted on positions of heuristic-bot games
+  (bench/fit_search_eval.py; held-out log loss 0.377 against 0.471 for the old material
+  sigmoid ``evaluate``, which the tree search still uses).
+* **Common random numbers**: every candidate is played out on the same determinisations with
+  the same playout generators, so their rewards differ by what the candidate changes, not by
+  the luck of the sample. **Sequential halving** spends the `rollouts` budget: each round
+  plays every surviving candidate on the next samples and keeps the better half by mean
+  reward (the heuristic's choice wins ties), until one is left or the budget is spent.
+* A time cap (`seconds`, a quarter of it for a minor decision) stops a decision early on a
+  slow machine; the rollout budget normally ends it long before (a few milliseconds a
+  rollout on the compiled engine).
 
 The bot decides from what its player may know, never from the true state:
 
@@ -20,8 +50,8 @@ The bot decides from what its player may know, never from the true state:
   - the definitions of the whole pool plus the codes the seat sees, so nothing in them
     depends on which cards the opponent really holds.
 
-* Each iteration makes a *determinisation*: the seat's own unseen cards get the codes of
-  its list less what it sees, shuffled; each opponent's unseen cards (exactly as many as
+* A *determinisation* (one per rollout sample, one per ISMCTS iteration): the seat's own
+  unseen cards get the codes of its list less what it sees, shuffled; each opponent's unseen cards (exactly as many as
   the view counts in each zone) get codes from a **deck-shaped prior**: first the missing
   copies of the names already seen (a colony holds 15 names three times over, as the
   generated colonies of engine.simulate / engine.soak and ordinary decks do: having seen a
@@ -33,13 +63,14 @@ The bot decides from what its player may know, never from the true state:
   different cards of eight possible races, a poorer guess of what is in its centre (ships
   are what the bot must plan against) at no gain in honesty. The codes are shuffled over
   the unseen cards, and the game gets a fresh generator (draws and shuffles are sampled too).
-* One tree over the information sets of the search (single-observer ISMCTS): nodes are
-  keyed by action id; selection is UCB1 with availability counts (an action is a child's
+* "easy": one tree over the information sets of the search (single-observer ISMCTS):
+  nodes are keyed by action id; selection is UCB1 with availability counts (an action is a child's
   "trial" only when it was legal in that iteration's determinisation); a new node per
   iteration; a playout with the heuristic (or random) bot for a bounded number of
   decisions, cut off with an evaluation of the position; the reward goes back up the path.
-* The decision is the most visited root action; ``explanation`` keeps the top three with
-  their estimated win rates (``SearchBot.explain()``).
+* The decision is the most visited root action (easy) or the last candidate standing
+  (rollouts); ``explanation`` keeps the top three with their visits (rollouts) and mean
+  rewards ("win_rate", an estimate of the chance to win) (``SearchBot.explain()``).
 
 The frame stack: while another player picks among cards the seat cannot see, the options
 offered to them are redacted where they depend on those cards' identities. The one such
@@ -53,9 +84,11 @@ and the picks left only. Unseen cards keep their instance ids (frames and action
 cards by id); an id is fresh whenever a card enters or leaves a hidden zone or its pile is
 shuffled (engine/state.py): it tells where the card lies and since when, never what it is.
 
-The generator of a decision is seeded from the bot's seed and the observation, so the same
-observation always gives the same decision (with an iteration budget; a time budget stops
-earlier on a slow machine): two games that differ only in cards the seat cannot see give
+Codes are dealt to unseen cards in the order of the piles they lie in, and the generator of
+a decision is seeded from the bot's seed and the observation with each colony's ids sorted
+(a shuffled colony's fresh ids follow its order; the cut after it, R 16.1, public but
+meaningless, rotates them), so the same observation always gives the same decision (with
+an iteration budget; a time budget stops earlier on a slow machine): two games that differ only in cards the seat cannot see give
 the same decisions (tests/engine/test_search.py).
 
 What the bot does not use that a person has: it keeps no memory between decisions, so
