@@ -131,7 +131,7 @@ STRENGTHS = {
         "turns": 4,
         "width": 3,
         "minor": 0.0,
-        "margin": 0.0,
+        "margin": 0.1,
     },
     "hard": {
         "method": "rollouts",
@@ -141,7 +141,7 @@ STRENGTHS = {
         "turns": 6,
         "width": 5,
         "minor": 0.0,
-        "margin": 0.0,
+        "margin": 0.1,
     },
 }
 WIN_MARGIN = 0.2  # rollouts: the share of a finished game's reward that is its margin
