@@ -41,7 +41,8 @@ from engine.view import sees, view
 
 from .engine_kit import tagged_colony
 
-SMALL = {"iterations": 12, "seconds": None, "depth": 12}
+# the tree search (ISMCTS, `method` "ismcts") with a small budget
+SMALL = {"method": "ismcts", "iterations": 12, "seconds": None, "depth": 12, "playout": "random"}
 # the rollouts of "hard" with a small budget, every decision searched (minor ones too)
 ROLLOUTS = {"rollouts": 8, "seconds": None, "depth": 60, "minor": 0.5}
 
