@@ -1,9 +1,9 @@
-"""The search bot: rollouts over the heuristic bot ("normal", "hard") and an information-set
-Monte Carlo tree search ("easy"; ISMCTS, Cowling, Powley & Whitehouse 2012), both from the
-seat's observation only.
+"""The search bot: rollouts over the heuristic bot (every strength) or an information-set
+Monte Carlo tree search (``"method": "ismcts"``; ISMCTS, Cowling, Powley & Whitehouse 2012,
+what "easy" used until 2026-11-27), both from the seat's observation only.
 
-How "normal" and "hard" decide (issue 18: "hard" must beat the heuristic bot, in at most a
-second a decision on one core). It is rollout policy improvement over the heuristic bot (the
+How the strengths decide (issue 18: "hard" must beat the heuristic bot, in at most a second
+a decision on one core; easy 4 rollouts, normal 12, hard 40: STRENGTHS). It is rollout policy improvement over the heuristic bot (the
 opponent the goal names; Tesauro & Galperin's rollouts), flat at the root:
 
 * Only the turn's **main decision** (R 11.3.1's actions: play, place, pay, draw, attack, end
@@ -68,12 +68,12 @@ The bot decides from what its player may know, never from the true state:
   different cards of eight possible races, a poorer guess of what is in its centre (ships
   are what the bot must plan against) at no gain in honesty. The codes are shuffled over
   the unseen cards, and the game gets a fresh generator (draws and shuffles are sampled too).
-* "easy": one tree over the information sets of the search (single-observer ISMCTS):
-  nodes are keyed by action id; selection is UCB1 with availability counts (an action is a child's
+* The tree search: one tree over the information sets of the search (single-observer
+  ISMCTS): nodes are keyed by action id; selection is UCB1 with availability counts (an action is a child's
   "trial" only when it was legal in that iteration's determinisation); a new node per
   iteration; a playout with the heuristic (or random) bot for a bounded number of
   decisions, cut off with an evaluation of the position; the reward goes back up the path.
-* The decision is the most visited root action (easy) or the last candidate standing
+* The decision is the most visited root action (tree) or the last candidate standing
   (rollouts); ``explanation`` keeps the top three with their visits (rollouts) and mean
   rewards ("win_rate", an estimate of the chance to win) (``SearchBot.explain()``).
 
@@ -120,12 +120,15 @@ HIDDEN = "?"  # the code of a card whose identity the observer does not know
 PILES = ("colony", "centre", "surface", "canteen", "hangar", "trash", "wasteland")
 SHIP_SHARE = 0.4  # the prior's share of ship names among the unseen ones (6 of 15)
 
-# strength -> settings. "easy" is the ISMCTS below with random playouts (weak and fast);
-# "normal" and "hard" are flat rollouts over the heuristic bot (see the module): `rollouts`
-# playouts per main decision, shared by at most `width` candidates, each playout at most
-# `depth` decisions (then `evaluate`); `minor` is the budget share of a decision other than
-# the turn's main one (0: the heuristic's choice, unsearched); `seconds` caps a decision
-# (the budget normally ends it first: ~3-8 ms a playout on the compiled engine)
+# strength -> settings. All three are flat rollouts over the heuristic bot (see the module):
+# `rollouts` playouts per main decision, shared by at most `width` candidates, each playout
+# `turns` turns or `depth` decisions (then `fitted_value`); `margin` favours the heuristic's
+# own choice; `minor` is the budget share of a decision other than the turn's main one (0:
+# the heuristic's choice, unsearched); `seconds` caps a decision (the budget ends it long
+# before: 1-10 ms a rollout on the compiled engine). Easy is weaker by its small, unguarded
+# budget (noise moves it off the heuristic's choice). `"method": "ismcts"` with `iterations`,
+# `depth` and `playout` ("heuristic" or "random") is the tree search instead (no strength
+# uses it now; the tests still run it).
 STRENGTHS = {
     "easy": {
         "method": "rollouts",
