@@ -69,9 +69,9 @@ The bot decides from what its player may know, never from the true state:
   are what the bot must plan against) at no gain in honesty. The codes are shuffled over
   the unseen cards, and the game gets a fresh generator (draws and shuffles are sampled too).
 * The tree search: one tree over the information sets of the search (single-observer
-  ISMCTS): nodes are keyed by action id; selection is UCB1 with availability counts (an action is a child's
-  "trial" only when it was legal in that iteration's determinisation); a new node per
-  iteration; a playout with the heuristic (or random) bot for a bounded number of
+  ISMCTS): nodes are keyed by action id; selection is UCB1 with availability counts (an
+  action is a child's "trial" only when it was legal in that iteration's determinisation);
+  a new node per iteration; a playout with the heuristic (or random) bot for a bounded number of
   decisions, cut off with an evaluation of the position; the reward goes back up the path.
 * The decision is the most visited root action (tree) or the last candidate standing
   (rollouts); ``explanation`` keeps the top three with their visits (rollouts) and mean
