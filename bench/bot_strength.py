@@ -60,13 +60,15 @@ def percentile(sorted_values, q):
     return sorted_values[i]
 
 
-def play(cards, game, strength, opponent, seed, index, turn_limit=300, clock="cpu"):
+def play(cards, game, strength, opponent, seed, index, turn_limit=300, clock="cpu", settings=None):
     me = game["seat"]
     colonies = [None, None]
     colonies[me] = build_colony(cards, game["races"])
     colonies[1 - me] = build_colony(cards, game["other"])
     bots = [None, None]
     bots[me] = make_bot(f"search-{strength}", f"{seed}-{index}-bot")
+    if settings:  # a variant of the strength (--settings), for tuning
+        bots[me].settings.update(settings)
     if clock == "cpu":  # the time budget in CPU seconds of this process: "on one core"
         bots[me].clock = time.process_time
     bots[1 - me] = make_bot(opponent, f"{seed}-{index}-opp")
@@ -142,6 +144,63 @@ def fmt_rate(rate):
     return f"{100 * p:5.1f} % [{100 * lo:4.1f}, {100 * hi:4.1f}]"
 
 
+def show(out):
+    strength, opponent = out["strength"], out["opponent"]
+    ds = out["decision_seconds"]
+    print(
+        f"search-{strength} vs {opponent}: {out['wins']}/{out['games']} "
+        f"{fmt_rate(out['rate'])} (unfinished {out['unfinished']}); "
+        f"seat 0 {fmt_rate(out['by_seat'][0]['rate'])}, "
+        f"seat 1 {fmt_rate(out['by_seat'][1]['rate'])}"
+    )
+    print(
+        "  per race: "
+        + ", ".join(f"{race} {v['wins']}/{v['games']}" for race, v in out["by_race"].items())
+    )
+    if ds["decisions"]:
+        print(
+            f"  seconds per decision ({ds['decisions']}): median {ds['median']:.3f} "
+            f"p90 {ds['p90']:.3f} p95 {ds['p95']:.3f} p99 {ds['p99']:.3f} "
+            f"max {ds['max']:.3f}"
+        )
+        dc = out["decision_cpu_seconds"]
+        print(
+            f"  CPU seconds per decision: median {dc['median']:.3f} "
+            f"p95 {dc['p95']:.3f} max {dc['max']:.3f}"
+        )
+
+
+def report_logs(args):
+    """The report of games logged by earlier runs (--log), e.g. a run split in parts."""
+    rows = []
+    seen = set()
+    for name in args.from_log:
+        for line in Path(name).read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            if row["strength"] not in args.strengths or row["opponent"] not in args.opponents:
+                continue
+            if args.settings_tag is not None and row.get("tag") != args.settings_tag:
+                continue
+            key = (row["strength"], row["opponent"], row.get("seed"), row["index"], row.get("tag"))
+            if key in seen:  # the same game logged twice: counted once
+                continue
+            seen.add(key)
+            rows.append(row)
+    results = []
+    for strength in args.strengths:
+        for opponent in args.opponents:
+            sub = [r for r in rows if r["strength"] == strength and r["opponent"] == opponent]
+            if not sub:
+                continue
+            out = report(sub, strength, opponent)
+            out["indices"] = sorted(r["index"] for r in sub)
+            results.append(out)
+            show(out)
+    if args.json:
+        Path(args.json).write_text(json.dumps({"args": vars(args), "results": results}, indent=1))
+    return results
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seed", default="1")
@@ -159,7 +218,23 @@ def main(argv=None):
     )
     parser.add_argument("--json", default=None)
     parser.add_argument("--log", default=None, help="append each game as a JSON line")
+    parser.add_argument(
+        "--settings",
+        type=json.loads,
+        default=None,
+        help="JSON overriding the strength's settings (engine.search.STRENGTHS), e.g. '{\"minor\": 0.5}'",
+    )
+    parser.add_argument(
+        "--from-log",
+        nargs="+",
+        default=None,
+        help="report the games of these --log files (no game is played); with --strengths, "
+        "--opponents and --settings-tag to pick them",
+    )
+    parser.add_argument("--settings-tag", default=None, help="logged with each game (--log)")
     args = parser.parse_args(argv)
+    if args.from_log:
+        return report_logs(args)
     cards = load_cards()
     games = schedule(args.seed, args.rounds)
     if args.games is not None:  # interleave seats so a short run still has both
@@ -176,7 +251,15 @@ def main(argv=None):
             started = time.perf_counter()
             for done, (i, game) in enumerate(games):
                 row = play(
-                    cards, game, strength, opponent, args.seed, i, args.turn_limit, args.clock
+                    cards,
+                    game,
+                    strength,
+                    opponent,
+                    args.seed,
+                    i,
+                    args.turn_limit,
+                    args.clock,
+                    args.settings,
                 )
                 row.update(seat=game["seat"], races=game["races"])
                 rows.append(row)
@@ -184,7 +267,15 @@ def main(argv=None):
                     with open(args.log, "a", encoding="utf-8") as log:
                         log.write(
                             json.dumps(
-                                {"strength": strength, "opponent": opponent, "index": i, **row}
+                                {
+                                    "strength": strength,
+                                    "opponent": opponent,
+                                    "index": i,
+                                    "seed": args.seed,
+                                    "settings": args.settings,
+                                    "tag": args.settings_tag,
+                                    **row,
+                                }
                             )
                             + "\n"
                         )
@@ -198,30 +289,7 @@ def main(argv=None):
             out = report(rows, strength, opponent)
             out["seconds"] = time.perf_counter() - started
             results.append(out)
-            ds = out["decision_seconds"]
-            print(
-                f"search-{strength} vs {opponent}: {out['wins']}/{out['games']} "
-                f"{fmt_rate(out['rate'])} (unfinished {out['unfinished']}); "
-                f"seat 0 {fmt_rate(out['by_seat'][0]['rate'])}, "
-                f"seat 1 {fmt_rate(out['by_seat'][1]['rate'])}"
-            )
-            print(
-                "  per race: "
-                + ", ".join(
-                    f"{race} {v['wins']}/{v['games']}" for race, v in out["by_race"].items()
-                )
-            )
-            if ds["decisions"]:
-                print(
-                    f"  seconds per decision ({ds['decisions']}): median {ds['median']:.3f} "
-                    f"p90 {ds['p90']:.3f} p95 {ds['p95']:.3f} p99 {ds['p99']:.3f} "
-                    f"max {ds['max']:.3f}"
-                )
-                dc = out["decision_cpu_seconds"]
-                print(
-                    f"  CPU seconds per decision: median {dc['median']:.3f} "
-                    f"p95 {dc['p95']:.3f} max {dc['max']:.3f}"
-                )
+            show(out)
             sys.stdout.flush()
     if args.json:
         Path(args.json).write_text(

@@ -45,16 +45,16 @@ CHUNK_GAMES_BY_BOT = {
 # Seconds of one lab game on one worker, both sides played by the bot (the compiled engine);
 # the expected run time shown before a run starts is games x this / the workers that share it.
 # heuristic: bench/decklab_bench.py (1,000 games in 8.0 s on 2 workers, bench/RESULTS.md "Deck
-# lab"). The thinking bot: bench/lab_game_cost.py and decklab_bench.py --bot (bench/RESULTS.md
-# "Deck lab: the bot's strength in the lab", 2026-11-26, a busy machine): the cost of a turn
-# times 64 turns, the mean length of the 15 games measured; easy's per turn is its CPU time
-# (0.22 s: its iteration budget binds), normal's and hard's their wall time (4.5 and 7.9 s: the
-# caps per decision, which are wall time, bind). A game of 40 or 120 turns moves these a lot.
+# lab"). The thinking bot: `bench/lab_game_cost.py --bot search-<strength> --games 4`, the
+# median CPU seconds of a game (bench/RESULTS.md "The search bot", 2026-11-27: easy 1.04,
+# normal 1.79, hard 6.67 s; 18-46 turns). Its budget is a number of rollouts, not a time cap,
+# so a game costs about the same CPU on a loaded machine; a long game (70+ turns) costs
+# about twice these.
 SECONDS_PER_GAME = {
     "heuristic": 0.016,
-    "search-easy": 14.0,
-    "search-normal": 290.0,
-    "search-hard": 500.0,
+    "search-easy": 1.0,
+    "search-normal": 1.8,
+    "search-hard": 6.7,
 }
 
 

@@ -17,13 +17,23 @@
 
 from collections import Counter
 
+import pytest
+
 from engine.bots import BOTS, HeuristicBot, RandomBot, make_bot
 from engine.catalog import OPPOSING_RACE
 from engine.flow import HANDLERS
 from engine.game import apply, legal_actions, new_game, pending
 from engine.resolve import EXEC
 from engine.rng import Rng
-from engine.search import HIDDEN, SearchBot, card_pool, determinise, observe
+from engine.search import (
+    HIDDEN,
+    WIN_MARGIN,
+    SearchBot,
+    card_pool,
+    determinise,
+    observe,
+    outcome,
+)
 from engine.serialize import clone, dump
 from engine.simulate import load_cards
 from engine.soak import random_colony
@@ -31,7 +41,10 @@ from engine.view import sees, view
 
 from .engine_kit import tagged_colony
 
-SMALL = {"iterations": 12, "seconds": None, "depth": 12}
+# the tree search (ISMCTS, `method` "ismcts") with a small budget
+SMALL = {"method": "ismcts", "iterations": 12, "seconds": None, "depth": 12, "playout": "random"}
+# the rollouts of "hard" with a small budget, every decision searched (minor ones too)
+ROLLOUTS = {"rollouts": 8, "seconds": None, "depth": 60, "minor": 0.5}
 
 
 def _game(seed, turns):
@@ -162,17 +175,21 @@ def test_the_prior_keeps_the_colony_rules():
             assert view(sample, seat) == view(state, seat)
 
 
-def test_same_decision_when_only_hidden_cards_differ_at_every_step():
+@pytest.mark.parametrize(
+    ("strength", "budget"), [("easy", SMALL), ("hard", ROLLOUTS)], ids=["ismcts", "rollouts"]
+)
+def test_same_decision_when_only_hidden_cards_differ_at_every_step(strength, budget):
     """R 16.2: the bot (seat 0) against the heuristic bot. A twin game holds other hidden
     cards of the opponent (other codes of the same races) and the bot's colony in another
     order; it is driven with the same actions as the true game while the bot's view of both
     stays the same (made again from the true game when the view or the legal actions part),
     and at every decision of the bot both games give the same action, with the same visits
-    and estimated win rates of its top three options."""
+    and estimated win rates of its top three options. Both methods: the tree search (easy)
+    and the rollouts (normal, hard)."""
     cards = load_cards()
     rng = Rng.from_seed("twins")
     state = new_game([random_colony(rng, cards), random_colony(rng, cards)], "twins")
-    bot = SearchBot("twins", "easy", **SMALL)
+    bot = SearchBot("twins", strength, **budget)
     other = HeuristicBot("other")
     twin = None
     checked = differed = carried = made = 0
@@ -274,3 +291,54 @@ def test_a_whole_game_of_legal_decisions_with_explanations():
         apply(state, action)
     assert state.winner is not None and explained > 10
     assert dump(state)  # the game is a normal game
+
+
+def test_rollouts_search_the_main_decisions_and_leave_the_rest_to_the_heuristic():
+    """R 11.3 / R 15: "hard" (a small budget) against the random bot for a whole game: every
+    decision is legal; a main decision (R 11.3.1) with a choice is searched: its top option
+    is the one taken, with rollouts shared by its candidates (common samples: the survivors
+    of the halving have the same count) and a reward in [0, 1]; any other decision is the
+    heuristic bot's choice (one of its best-scored actions), not searched."""
+    cards = load_cards()
+    rng = Rng.from_seed("flat")
+    state = new_game([random_colony(rng, cards), random_colony(rng, cards)], "flat")
+    bot = SearchBot("flat", "hard", rollouts=8, seconds=None, depth=40, minor=0.0)
+    other = RandomBot("flat")
+    scorer = HeuristicBot("scorer")
+    searched = minor = 0
+    while (p := pending(state)) is not None:
+        if p.player == 0:
+            actions = legal_actions(state)
+            action = bot.choose(state, 0)
+            assert action.id in {a.id for a in actions}
+            top = bot.explain()
+            assert top[0]["action"] == action.id
+            if len(actions) > 1 and p.decision == "main":
+                searched += 1
+                assert bot.last_iterations >= 8
+                assert top[0]["visits"] > 0 and 0.0 <= top[0]["win_rate"] <= 1.0
+                assert top[0]["visits"] >= max(t["visits"] for t in top)
+            elif len(actions) > 1:
+                minor += 1
+                assert top == [{"action": action.id, "visits": 0, "win_rate": None}]
+                scores = {a.id: scorer.score(state, 0, p.decision, a) for a in actions}
+                assert scores[action.id] == max(scores.values())
+        else:
+            action = other.choose(state, 1)
+        apply(state, action)
+    assert state.winner is not None and searched > 10 and minor > 3
+
+
+def test_a_rollouts_reward_is_mostly_the_result_then_the_margin():
+    """R 15.1: a finished rollout is worth at least 1 - WIN_MARGIN to the winner and at most
+    WIN_MARGIN to the loser; a win keeping more colony cards is worth more, a loss to a
+    winner keeping fewer is worth more (closer)."""
+    state = _game(7, 6)
+    wide, narrow = clone(state), clone(state)
+    for s, kept in ((wide, 30), (narrow, 3)):
+        s.winner = 0
+        colony = s.players[0].colony
+        del colony[kept:]
+        assert len(colony) == kept
+    assert 1.0 >= outcome(wide, 0) > outcome(narrow, 0) >= 1.0 - WIN_MARGIN
+    assert 0.0 <= outcome(wide, 1) < outcome(narrow, 1) <= WIN_MARGIN
