@@ -590,7 +590,7 @@ class SearchBot:
         depth = settings["depth"]
         turns = settings["turns"]
         margin = settings["margin"]
-        samples: list = []  # (determinisation, playout seed), the same for every candidate
+        samples = []  # (determinisation, playout seed), the same for every candidate
         rounds = max(1, math.ceil(math.log2(len(survivors))))
         used = done = 0
         out_of_time = False
@@ -735,8 +735,9 @@ def _candidates(heuristic, state, seat, decision, actions, hint, width) -> list:
     then the rest by score."""
     scores = {a.id: heuristic.score(state, seat, decision, a) for a in actions}
     ranked = sorted(actions, key=lambda a: (-scores[a.id], a.id != hint.id, a.id))
-    kinds = set()
-    first, rest = [], []
+    kinds: set = set()
+    first: list[str] = []
+    rest: list[str] = []
     for a in ranked:
         kind = (a.kind, a.get("target"))
         (rest if kind in kinds else first).append(a.id)
@@ -807,4 +808,4 @@ def _factory(strength):
     return make
 
 
-SEARCH_BOTS = {f"search-{s}": _factory(s) for s in STRENGTHS}
+SEARCH_BOTS: dict = {f"search-{s}": _factory(s) for s in STRENGTHS}
