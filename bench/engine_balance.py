@@ -18,7 +18,10 @@ Per race: the games in which exactly one side plays the race (when both do, the 
 nothing about it); its win rate is the share of those games the side with the race won,
 with a 95 % Wilson interval. A race and its pair partner meet in exactly those games, so
 their rates add up to 100 %. Unfinished games (turn limit) are left out and counted.
-Writes docs/balance.md (the report) and bench/out/engine_balance.json (raw).
+Writes docs/balance.md (the report, `--out`) and the raw games (`--raw`, by default
+bench/out/engine_balance.json). docs/balance.md is the search bot's report with the
+heuristic's rates beside it (docs/balance-search-hard.json holds its raw games);
+docs/balance-heuristic.md is the heuristic's own report (`--out docs/balance-heuristic.md`).
 """
 
 from __future__ import annotations
@@ -119,7 +122,15 @@ def bar(p, width=40):
 
 
 def report(
-    all_decks, games, seconds, games_per_pair, seed, changes, bot="heuristic", beside=None
+    all_decks,
+    games,
+    seconds,
+    games_per_pair,
+    seed,
+    changes,
+    bot="heuristic",
+    beside=None,
+    beside_report="docs/balance-heuristic.md",
 ) -> str:
     """`beside`: (bot, games) of another bot over the same colonies, its per-race rates in
     a column of their own."""
@@ -154,6 +165,16 @@ def report(
         "shared with other jobs). Starting player won "
         f"{100 * sp[0]:.1f} % (95 % CI {100 * sp[1]:.1f}–{100 * sp[2]:.1f}).",
         "",
+        *(
+            [
+                f"The last column of the race table: the same colonies and method played by "
+                f"two `{beside[0]}` bots ({len(beside[1])} games; that bot's own report with "
+                f"its per-colony rates: `{beside_report}`).",
+                "",
+            ]
+            if beside
+            else []
+        ),
         "## Per race",
         "",
         "| race | games | wins | win rate | 95 % CI | in 40–60 %? | |"
@@ -225,6 +246,8 @@ def main() -> int:
         help="write the report from raw files of earlier runs (the parts of one run; no games)",
     )
     parser.add_argument("--beside", nargs="+", help="raw files of another bot's run: a column")
+    parser.add_argument("--beside-report", default="docs/balance-heuristic.md",
+                        help="where the --beside bot's own report is (named in the text)")  # fmt: skip
     args = parser.parse_args()
     bot, games_per_pair, seed = args.bot, args.games_per_pair, args.seed
     if args.from_json:
@@ -246,7 +269,8 @@ def main() -> int:
     if args.beside:
         _decks, other_games, _seconds, other = load_raw(args.beside)
         beside = (other["bot"] or "heuristic", other_games)
-    text = report(all_decks, games, seconds, games_per_pair, seed, args.changes, bot, beside)
+    text = report(all_decks, games, seconds, games_per_pair, seed, args.changes, bot, beside,
+                  args.beside_report)  # fmt: skip
     Path(args.out).write_text(text, encoding="utf-8")
     print(text)
     return 0
