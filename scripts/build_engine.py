@@ -10,6 +10,7 @@ Without mypyc (or a C compiler) it says so and exits 0: the engine then runs as 
 """
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -32,8 +33,22 @@ def up_to_date() -> bool:
     return (
         manifest.get("cache_tag") == sys.implementation.cache_tag
         and manifest.get("sources") == _build.source_digests()
+        and manifest.get("checked") == checked_digests()
         and (_build.OUT / manifest.get("library", "-")).is_file()
     )
+
+
+def checked_digests() -> dict:
+    """SHA-256 of every engine module, compiled or not: mypyc type-checks the compiled
+    modules together with what they import (engine.search through engine.bots), so a change
+    to a module that only runs as Python can still stop the build. The runtime's staleness
+    check (engine/_build.py) stays on the compiled modules: only they are in the build.
+    Twice a merge that changed only engine/search.py said "up to date" here and then
+    stopped CI's fresh build on a type error."""
+    return {
+        path.stem: hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted((ROOT / "engine").glob("*.py"))
+    }
 
 
 def build() -> int:
@@ -45,6 +60,7 @@ def build() -> int:
         print(f"build_engine: no mypyc ({error}): the engine runs as pure Python")
         return 0
     sources = _build.source_digests()  # before compiling: an edit meanwhile makes it stale
+    checked = checked_digests()
     work = ROOT / "build" / "engine-work"
     staged = ROOT / "build" / "engine-mypyc.new"
     shutil.rmtree(work, ignore_errors=True)
@@ -86,6 +102,7 @@ def build() -> int:
         "built": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
         "library": library[0],
         "sources": sources,
+        "checked": checked,
     }
     (staged / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     shutil.rmtree(_build.OUT, ignore_errors=True)
