@@ -338,7 +338,15 @@ def test_websocket_game_on_daphne_with_a_worker(new_page, asgi_stack):
     # put and the comparison below is exact (CI once fetched mid-way through the bot's moves).
     page.locator("#actions button.act:not([disabled])").first.wait_for(timeout=20_000)
     page.evaluate("window.KGKGame.dropSocket()")
-    page.wait_for_function("window.KGKGame.live()", timeout=15_000)
+    try:
+        page.wait_for_function("window.KGKGame.live()", timeout=15_000)
+    except PlaywrightTimeout:  # flaky in CI (stop 23's note): say what the page was in
+        seen = page.evaluate(
+            "({conn: document.getElementById('conn').className,"
+            " status: window.KGKGame.state().status, version: window.KGKGame.state().version,"
+            " busy: window.KGKGame.busy()})"
+        )
+        raise AssertionError(f"the page did not go live again after the drop: {seen}") from None
     server = page.evaluate(
         "fetch(location.pathname.replace(/^\\/\\w\\w\\/play/, '/api/matches')).then(r => r.json())"
     )
