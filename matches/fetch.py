@@ -42,11 +42,12 @@ class _Plan:
         self.end = klass_info["select_fields"][-1] + 1
         self.names = [column[0].target.attname for column in select[self.start : self.end]]
         self.populators = get_related_populators(klass_info, select, queryset.db)
-        self.converters = compiler.get_converters([s[0] for s in select[: compiler.col_count]])
-        self.annotations = list(compiler.annotation_col_map.items())
-        self.compiler = compiler
-        if compiler.has_composite_fields([s[0] for s in select[: compiler.col_count]]):
+        expressions = [s[0] for s in select[: compiler.col_count]]
+        if compiler.has_composite_fields(expressions):
             raise ValueError("fetch_together does not read composite fields")
+        self.converters = compiler.get_converters(expressions)
+        self.annotations = list(compiler.annotation_col_map.items())
+        # (no reference back to the compiler: it is this plan's weak key)
 
 
 _PLANS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()

@@ -785,12 +785,13 @@ class WriteBatch:
         self.statements = []
 
 
-_UPDATE_STATEMENTS: dict = {}
+_UPDATE_STATEMENTS: dict = {}  # (vendor, model, field names) -> (text, fields)
+_INSERT_STATEMENTS: dict = {}  # (vendor, model, row count) -> (text, fields)
 
 
 def _update_statement(model, names: tuple) -> tuple[str, list]:
     """("UPDATE table SET a = %s, b = %s WHERE id = %s", [field a, field b]) for plain
-    values of plain fields: what the drain writes (tests/matches/test_drain_queries.py
+    values of plain fields: what the drain writes (tests/matches/test_write_batch.py
     compares it with the ORM's own update)."""
     key = (connection.vendor, model, names)
     found = _UPDATE_STATEMENTS.get(key)
@@ -827,9 +828,6 @@ def _insert_statement(model, rows: int) -> tuple[str, list]:
         text = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES {values}"  # nosec B608
         found = _INSERT_STATEMENTS[key] = (text, fields)
     return found
-
-
-_INSERT_STATEMENTS: dict = {}
 
 
 POSITION_FIELDS = [
