@@ -203,9 +203,13 @@ def think_time(model, mean, rng):
 
 
 class Person:
-    def __init__(self, match_id, seat, session, think, record, rng, host=None, model="uniform"):
+    def __init__(
+        self, match_id, seat, session, think, record, rng, host=None, model="uniform", moves="post"
+    ):
         self.match_id, self.seat, self.think = match_id, seat, think
-        self.host, self.model = host or HOST, model
+        self.host, self.model, self.moves = host or HOST, model, moves
+        self.ws = None  # the open socket (moves="socket" sends on it)
+        self.answers = {}  # client_action_id -> future of the socket's answer
         self.csrf = secrets.token_hex(16)
         self.cookie = f"sessionid={session}; csrftoken={self.csrf}"
         self.record, self.rng = record, rng
@@ -240,6 +244,20 @@ class Person:
             writer.close()
         return int(status_line.split()[1])
 
+    async def send_move(self, body):
+        """The HTTP status of a move: over the open socket with moves="socket" (as the game
+        page does, the POST when no answer comes within 3 s), else by POST."""
+        ws = self.ws
+        if self.moves == "socket" and ws is not None:
+            answered = asyncio.get_running_loop().create_future()
+            self.answers[body["client_action_id"]] = answered
+            try:
+                await ws.send(json.dumps({"type": "act", **body}))
+                return await asyncio.wait_for(answered, timeout=3)
+            except Exception:  # noqa: BLE001 - closed or silent: the page's fallback
+                self.answers.pop(body["client_action_id"], None)
+        return await self.post(body)
+
     async def socket_loop(self, websockets, stop_at, ramp=0.0):
         # The first connection of every client opens in the same instant as 99 others (the
         # start of the run; spread over `ramp` s with --ramp): it is kept apart from the
@@ -265,6 +283,7 @@ class Person:
             open_timeout=30,
         ) as ws:
             first = True
+            self.ws = ws
             reconnect_at = time.monotonic() + self.rng.uniform(*RECONNECT)
             while time.monotonic() < min(stop_at, reconnect_at) and not self.over:
                 try:
@@ -273,6 +292,11 @@ class Person:
                     continue
                 now = time.perf_counter()
                 message = json.loads(raw)
+                if message.get("type") == "answer":  # to a move sent on this socket
+                    answered = self.answers.pop(message["client_action_id"], None)
+                    if answered is not None and not answered.done():
+                        answered.set_result(message["status"])
+                    continue
                 if first:
                     samples.append((now - started) * 1000)
                     first = False
@@ -285,6 +309,7 @@ class Person:
                     self.latest = message
                     self.changed.set()
                 self.over = message["state"]["status"] != "active"
+        self.ws = None
 
     async def play_loop(self, stop_at):
         acted = set()
@@ -305,7 +330,7 @@ class Person:
             body = {"client_action_id": f"p{self.seat}v{version}", "expected_version": version,
                     "action": action}  # fmt: skip
             sent = time.perf_counter()
-            status = await self.post(body)
+            status = await self.send_move(body)
             self.record["post"].append((time.perf_counter() - sent) * 1000)
             acted.add(version)
             self.record["status"][status] = self.record["status"].get(status, 0) + 1
@@ -313,7 +338,9 @@ class Person:
                 self.record["posts"].append((self.match_id, version + 1, sent, time.monotonic()))
 
 
-async def human_phase(games, sessions, seconds, think, web=1, model="uniform", ramp=0.0):
+async def human_phase(
+    games, sessions, seconds, think, web=1, model="uniform", ramp=0.0, moves="post"
+):
     import websockets
 
     record = {"arrivals": {}, "seen": {}, "posts": [], "resync": [], "connect": [], "status": {}, "post": [],
@@ -324,7 +351,9 @@ async def human_phase(games, sessions, seconds, think, web=1, model="uniform", r
     for g, match_id in enumerate(games):
         for s in (0, 1):
             host = f"127.0.0.1:{PORT + g % web}"
-            person = Person(match_id, s, sessions[2 * g + s], think, record, rng, host, model)
+            person = Person(
+                match_id, s, sessions[2 * g + s], think, record, rng, host, model, moves
+            )
             tasks += [person.socket_loop(websockets, stop_at, ramp), person.play_loop(stop_at)]
     await asyncio.gather(*tasks)
     return latencies(record, stop_at)
@@ -565,6 +594,9 @@ def main():
         help="spread the clients' first connections over this many seconds",
     )
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--moves", choices=("post", "socket"), default="socket",
+                        help="how the people send moves: over their socket (the game page's "
+                             "way) or by POST (its fallback)")  # fmt: skip
     parser.add_argument("--server", choices=sorted(SERVERS), default="uvicorn")
     parser.add_argument("--latency-only", action="store_true", help="phase 1 only")
     parser.add_argument("--seats", type=int, default=2, help="3-6: phase 1 plays tables (R 17.1)")
@@ -604,7 +636,14 @@ def main():
         try:
             stats = asyncio.run(
                 human_phase(
-                    games, sessions, args.seconds, args.think, args.web, args.think_model, args.ramp
+                    games,
+                    sessions,
+                    args.seconds,
+                    args.think,
+                    args.web,
+                    args.think_model,
+                    args.ramp,
+                    args.moves,
                 )  # fmt: skip
             )
         finally:
@@ -612,7 +651,8 @@ def main():
         wall = time.perf_counter() - wall_before
         applied = ActionRequest.objects.filter(status="applied").count() - applied_before
         print(f"phase 1: {args.games} games of {args.seats} seats (2 people), {args.web} web "
-              f"processes, {args.workers} workers, think {args.think} s ({args.think_model})")  # fmt: skip
+              f"processes, {args.workers} workers, think {args.think} s ({args.think_model}), "
+              f"moves by {args.moves}")  # fmt: skip
         cpu_used = {
             name: cpu_seconds(p.pid) - cpu_before[name] for name, p in named(processes, args.web)
         }
@@ -628,7 +668,8 @@ def main():
         )
         print("  " + summary("floor ms (trivial Celery task round trip)", floor.samples))
         for key in ("post", "first", "both", "resync", "first connect"):
-            line = summary(key + " ms", stats[key])
+            label = "move answered (202) ms" if key == "post" else key + " ms"
+            line = summary(label, stats[key])
             if key in ("first", "both"):
                 line += ratios(stats[key], floor.samples)
             print("  " + line)

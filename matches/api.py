@@ -196,13 +196,23 @@ match_start = _lobby_action("start_table")
 @match_api(["POST"])
 def match_actions(request, pk):
     _require_login(request)
-    match = selectors.get_match(pk, with_state=False, seat_of=request.user)
-    data = _body(request)
+    status_code, body = make_move(pk, request.user, _body(request))
+    headers = {"Retry-After": "2"} if status_code == 503 else None
+    return Response(body, status=status_code, headers=headers)
+
+
+def make_move(pk, user, data: dict) -> tuple[int, dict]:
+    """A player's move, from the POST or from the match socket (matches/consumers.py): the
+    HTTP status and body the page handles the same way whichever way it came. A service
+    error is its status and {detail, code}; a database or broker failure after the move may
+    have been stored is answered by `_after_a_busy_database`."""
     client_action_id = data.get("client_action_id")
+    match = None
     try:
+        match = selectors.get_match(pk, with_state=False, seat_of=user)
         req = services.submit_action(
             match,
-            request.user,
+            user,
             client_action_id=client_action_id,
             expected_version=data.get("expected_version"),
             action=data.get("action"),
@@ -210,14 +220,17 @@ def match_actions(request, pk):
         )
         if settings.CELERY_TASK_ALWAYS_EAGER:  # drained in this request: say how it went
             req.refresh_from_db(fields=["status", "code", "message", "applied_version"])
+    except MatchError as exc:
+        return exc.status, exc.payload()
     except (OperationalError, BrokerUnavailable) as exc:
         log.warning("an action met a failure: %r", exc)
-        return _after_a_busy_database(match, request.user, client_action_id)
-    payload = {"request": selectors.request_payload(req)}
-    return Response(payload, status=status.HTTP_202_ACCEPTED)
+        if match is None:  # not even the match was read: nothing was stored
+            return 503, {"detail": BUSY, "code": "UNAVAILABLE"}
+        return _after_a_busy_database(match, user, client_action_id)
+    return status.HTTP_202_ACCEPTED, {"request": selectors.request_payload(req)}
 
 
-def _after_a_busy_database(match, user, client_action_id):
+def _after_a_busy_database(match, user, client_action_id) -> tuple[int, dict]:
     """The database (or broker) failed during an action: if the action was stored, it is
     202 with its status (applied, pending: the sweep drains it, rejected), never a 503 that
     hides a move made; else 503 saying it was not recorded, or that we cannot tell yet."""
@@ -232,12 +245,10 @@ def _after_a_busy_database(match, user, client_action_id):
         outcome = "unknown"
     else:
         if stored is not None:
-            payload = {"request": selectors.request_payload(stored)}
-            return Response(payload, status=status.HTTP_202_ACCEPTED)
+            return status.HTTP_202_ACCEPTED, {"request": selectors.request_payload(stored)}
         detail = _("The game server is busy and did not record your action; send it again.")
         outcome = "not_stored"
-    body = {"detail": detail, "code": "UNAVAILABLE", "outcome": outcome, "request": None}
-    return Response(body, status=503, headers={"Retry-After": "2"})
+    return 503, {"detail": detail, "code": "UNAVAILABLE", "outcome": outcome, "request": None}
 
 
 @match_api(["GET"])

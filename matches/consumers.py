@@ -1,6 +1,15 @@
-"""The match socket: /ws/matches/<id>/. Server → client "update" messages; the client
-may send only {"type": "ping"}, answered by {"type": "pong", version, seq}: the match's
-newest commit, so a page whose socket went quiet finds out that a push never reached it.
+"""The match socket: /ws/matches/<id>/?lang=hu. Server → client "update" messages; the
+client may send
+- {"type": "ping"}, answered by {"type": "pong", version, seq}: the match's newest commit,
+  so a page whose socket went quiet finds out that a push never reached it;
+- {"type": "act", client_action_id, expected_version, action}: a player's move, the same
+  body as the POST to .../actions/ and handled by the same function (`api.make_move`),
+  answered by {"type": "answer", client_action_id, status, body}: the POST's status and
+  body. A move over the open socket costs no HTTP request and no session or user read (the
+  socket read them when it connected; it reads the session again every SESSION_RECHECK s,
+  so a logout or a password change elsewhere stops its moves). The page falls back to the
+  POST when the socket is closed or does not answer; the same client_action_id is stored
+  once, so a move sent both ways is made once.
 
 The viewer comes from the session's user and the match's seats, never from the client:
 players get their own projection, everybody else (also anonymous) the spectator view.
@@ -14,9 +23,12 @@ state are read in one call on a small pool of threads of their own, and pushes (
 no database) never leave the event loop.
 """
 
+import json
+import time
 from concurrent.futures import ThreadPoolExecutor
 from importlib import import_module
 from types import SimpleNamespace
+from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
@@ -27,7 +39,9 @@ from django.contrib import auth
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.db import connections
+from django.utils import translation
 
+from .api import make_move
 from .errors import NotFound
 from .models import Match
 from .push import VERSION_TTL, encode, group_name, version_key
@@ -35,6 +49,10 @@ from .selectors import get_match, match_payload, viewer_seat
 
 # Bounded: a burst of reconnects cannot take more database connections than this.
 _DB_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="socket-db")
+# A socket's moves trust the session it connected with for this long, then read it again.
+SESSION_RECHECK = 30.0
+# A move's message is ~150 bytes; anything much larger is not one of ours.
+MAX_MESSAGE = 4096
 
 
 def session_user(session_key):
@@ -46,11 +64,26 @@ def session_user(session_key):
 
 
 def _viewer(match_id, session_key):
+    """(user, seat): the session's user and their seat in the match (None: a spectator)."""
     try:
         user = session_user(session_key)
-        return viewer_seat(get_match(match_id, with_state=False, seat_of=user), user)
+        return user, viewer_seat(get_match(match_id, with_state=False, seat_of=user), user)
     finally:
         connections.close_all()  # back to the pool (or closed): nothing outlives the call
+
+
+def _move(match_id, user, session_key, content, language):
+    """A move sent over the socket: the POST's status and body (api.make_move). Every
+    SESSION_RECHECK s the session is read again (session_key set): a session that no longer
+    belongs to the user who connected makes no move."""
+    try:
+        with translation.override(language):
+            if session_key is not None and session_user(session_key).pk != user.pk:
+                detail = translation.gettext("Log in to play.")
+                return 403, {"detail": detail, "code": "NOT_LOGGED_IN"}
+            return make_move(match_id, user, content)
+    finally:
+        connections.close_all()
 
 
 def _hello(match_id, viewer):
@@ -83,17 +116,28 @@ def _off_loop(fn):
     return sync_to_async(fn, thread_sensitive=False, executor=_DB_THREADS)
 
 
+def _language(scope) -> str:
+    """The page's language (its socket URL says ?lang=), else the default."""
+    asked = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang", [""])[0]
+    known = {code for code, _name in settings.LANGUAGES}
+    return asked if asked in known else settings.LANGUAGE_CODE
+
+
 class MatchConsumer(AsyncJsonWebsocketConsumer):
     group = None
+    seat = None
 
     async def connect(self):
         match_id = self.scope["url_route"]["kwargs"]["match_id"]
-        session_key = self.scope.get("cookies", {}).get(settings.SESSION_COOKIE_NAME)
+        self.session_key = self.scope.get("cookies", {}).get(settings.SESSION_COOKIE_NAME)
         try:
-            viewer = await _off_loop(_viewer)(match_id, session_key)
+            self.user, viewer = await _off_loop(_viewer)(match_id, self.session_key)
         except (NotFound, Match.DoesNotExist):
             await self.close(code=4404)
             return
+        self.seat = viewer
+        self.session_read_at = time.monotonic()
+        self.language = _language(self.scope)
         # Join the group BEFORE reading the state: a push committed in between then waits on
         # this socket's channel and follows the first state (the page drops it if older),
         # where reading first lost it for good (the page stayed behind until the next one).
@@ -120,13 +164,46 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
-    async def receive_json(self, content, **kwargs):
-        # Actions go over HTTP (POST .../actions/); the socket only answers pings, with the
-        # match's newest version: a page that heard nothing for a while asks, and resyncs
-        # when a push never reached it.
-        if isinstance(content, dict) and content.get("type") == "ping" and self.group:
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        # Not Channels' JSON decoding: a malformed or oversized message is ignored, where a
+        # decoding error would end the socket (and the page would reconnect and resync).
+        if text_data is None or len(text_data) > MAX_MESSAGE or self.group is None:
+            return
+        try:
+            content = json.loads(text_data)
+        except ValueError:
+            return
+        if not isinstance(content, dict):
+            return
+        if content.get("type") == "ping":
             version, seq = await _off_loop(_newest)(self.match_id)
             await self.send_json({"type": "pong", "version": version, "seq": seq})
+        elif content.get("type") == "act":
+            await self.act(content)
+
+    async def act(self, content):
+        """A move: answered with the POST's status and body. Messages are handled one at a
+        time per socket, so a socket has at most one move in flight."""
+        if self.seat is None:
+            body = {"detail": "You are not playing in this match.", "code": "NOT_A_PLAYER"}
+            status, body = 403, body
+        else:
+            recheck = time.monotonic() - self.session_read_at > SESSION_RECHECK
+            key = self.session_key if recheck else None
+            move = {k: content.get(k) for k in ("client_action_id", "expected_version", "action")}
+            status, body = await _off_loop(_move)(
+                self.match_id, self.user, key, move, self.language
+            )
+            if recheck and status != 403:
+                self.session_read_at = time.monotonic()
+        await self.send_json(
+            {
+                "type": "answer",
+                "client_action_id": content.get("client_action_id"),
+                "status": status,
+                "body": body,
+            }  # fmt: skip
+        )
 
     async def match_update(self, event):
         # The worker encoded each viewer's message once; the server only forwards the text.

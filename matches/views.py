@@ -12,6 +12,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -253,7 +254,7 @@ def _urls(match) -> dict:
         "actions": reverse("matches-actions", args=[match.pk]),
         "concede": reverse("matches-concede", args=[match.pk]),
         "replay_api": reverse("matches-replay", args=[match.pk]),
-        "ws": f"/ws/matches/{match.pk}/",
+        "ws": f"/ws/matches/{match.pk}/?lang={translation.get_language()}",
         "game": reverse("matches:game", args=[match.pk]),
         "replay": reverse("matches:replay", args=[match.pk]),
         "lobby": reverse("matches:lobby"),

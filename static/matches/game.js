@@ -408,7 +408,7 @@
   function watchSocket() {
     if (!socketOpen || !["active", "invited", "open"].includes(state.status)) return;
     const now = Date.now();
-    if (pingedAt !== null && now - pingedAt > DEAD) { pingedAt = null; socket.close(); return; }
+    if (pingedAt !== null && now - pingedAt > DEAD) { note(sockets, "no pong: closing"); pingedAt = null; socket.close(); return; }
     if (pingedAt === null && now - heardAt > QUIET) {
       pingedAt = now;
       try { socket.send(JSON.stringify({ type: "ping" })); } catch (e) { /* onclose follows */ }
@@ -423,6 +423,7 @@
   function onMessage(msg) {
     heardAt = Date.now();
     if (msg.type === "pong") { onPong(msg); return; }
+    if (msg.type === "answer") { onAnswer(msg); return; }
     if (msg.type !== "update") return;
     const events = msg.events || [];
     if (events.length && events[0].seq !== lastSeq + 1 && events[0].seq > lastSeq) { resync(); return; }
@@ -431,14 +432,25 @@
     if (msg.state) adopt(msg.state);
   }
 
+  // The last socket events (which socket, what, when): read by the browser tests when a
+  // reconnect does not come back, so a flaky failure says what the page saw.
+  const trail = [];
+  let sockets = 0;
+  function note(n, what) { trail.push([n, what, Date.now() % 100000]); if (trail.length > 30) trail.shift(); }
+
   function connect() {
     if (!("WebSocket" in window)) { startPolling(); return; }
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    try { socket = new WebSocket(`${proto}://${location.host}${url("wsUrl")}`); } catch (e) { startPolling(); return; }
-    socket.onopen = () => { socketOpen = true; heardAt = Date.now(); pingedAt = null; reconnectDelay = 1000; stopPolling(); setConn(S.ui.live, "live"); };
+    const n = ++sockets;
+    note(n, "connect");
+    try { socket = new WebSocket(`${proto}://${location.host}${url("wsUrl")}`); } catch (e) { note(n, "failed"); startPolling(); return; }
+    socket.onopen = () => { note(n, "open"); socketOpen = true; heardAt = Date.now(); pingedAt = null; reconnectDelay = 1000; stopPolling(); setConn(S.ui.live, "live"); };
     socket.onmessage = (m) => { try { onMessage(JSON.parse(m.data)); } catch (e) { resync(); } };
-    socket.onclose = () => {
+    socket.onerror = () => note(n, "error");
+    socket.onclose = (e) => {
+      note(n, `close ${e.code}`);
       socketOpen = false;
+      for (const done of [...awaiting.values()]) done(null); // their moves go by POST now
       startPolling();
       if (state.status === "active" || state.status === "invited" || state.status === "open") {
         // Jittered (0.5-1.5x): after a server restart the pages would otherwise all come back
@@ -498,26 +510,54 @@
     return `${Date.now()}-${Math.random().toString(16).slice(2)}`;
   }
 
+  // A move goes over the open socket (no HTTP request, no session read on the server), and
+  // by POST when there is no socket, when the socket does not answer within ANSWER_WAIT, or
+  // when it answers that the server is busy (the POST retries those). Sending a move both
+  // ways is safe: the server stores a client_action_id once.
+  const ANSWER_WAIT = 3000;
+  const awaiting = new Map(); // client_action_id -> resolve({status, body})
+
+  function onAnswer(msg) {
+    const resolve = awaiting.get(msg.client_action_id);
+    if (resolve) resolve({ status: msg.status, body: msg.body || {} });
+  }
+
+  function askSocket(move) {
+    if (!socketOpen) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const done = (answer) => { clearTimeout(timer); awaiting.delete(move.client_action_id); resolve(answer); };
+      const timer = setTimeout(() => done(null), ANSWER_WAIT);
+      awaiting.set(move.client_action_id, done);
+      try { socket.send(JSON.stringify({ type: "act", ...move })); } catch (e) { done(null); }
+    });
+  }
+
+  async function askServer(move) {
+    const answer = await askSocket(move);
+    if (answer && answer.status !== 503) return answer;
+    const response = await post(url("actionsUrl"), move);
+    return { status: response.status, body: await response.json().catch(() => ({})) };
+  }
+
   async function send(action, auto) {
     if (busy) return;
     busy = true;
     if (action.kind === "choose") picks.ids.push(action.params.value);
     showError("");
     render();
-    let response;
+    let answer;
     try {
-      response = await post(url("actionsUrl"), { client_action_id: newId(), expected_version: state.version, action: action.id });
+      answer = await askServer({ client_action_id: newId(), expected_version: state.version, action: action.id });
     } catch (e) { busy = false; render(); showError(String(e)); return; }
-    if (response.status === 202) {
+    const body = answer.body;
+    if (answer.status === 202) {
       if (!socketOpen) setTimeout(resync, 150); // no socket: fetch the result ourselves
-      const accepted = await response.json().catch(() => ({}));
-      if (accepted.request) watchRequest(accepted.request.id, state.version, 2500);
+      if (body.request) watchRequest(body.request.id, state.version, 2500);
       return;
     }
     busy = false;
-    const body = await response.json().catch(() => ({}));
-    if (response.status === 409) { showError(S.ui.stale); resync(); return; }
-    showError((S.errors && S.errors[body.code]) || body.detail || `${response.status}`);
+    if (answer.status === 409) { showError(S.ui.stale); resync(); return; }
+    showError((S.errors && S.errors[body.code]) || body.detail || `${answer.status}`);
     render();
   }
 
@@ -591,6 +631,6 @@
   // for tests and the curious: the state shown, the socket's health, a dropped connection
   window.KGKGame = {
     resync, state: () => state, lastSeq: () => lastSeq, live: () => socketOpen,
-    receive: onMessage, dropSocket: () => socket && socket.close(), clicks: () => clicks, autoPassing: shouldAutoPass, busy: () => busy,
+    receive: onMessage, dropSocket: () => socket && socket.close(), socketTrail: () => trail, clicks: () => clicks, autoPassing: shouldAutoPass, busy: () => busy,
   };
 })();

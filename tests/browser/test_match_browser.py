@@ -307,9 +307,9 @@ def asgi_stack(transactional_db, tmp_path):
 @pytest.mark.postgres
 def test_websocket_game_on_daphne_with_a_worker(new_page, asgi_stack):
     """The production shape: daphne, a Celery worker, PostgreSQL, Redis. The page goes live
-    over the WebSocket, the bot's moves arrive as pushed messages (no polling), a dropped
-    socket reconnects and resyncs to exactly the server's state, and the game can be conceded
-    and replayed."""
+    over the WebSocket, sends its moves on it (no POST) and the bot's moves arrive as pushed
+    messages (no polling), a dropped socket reconnects and resyncs to exactly the server's
+    state, and the game can be conceded and replayed."""
     from cards_data.loader import load_cards
 
     load_cards()
@@ -323,14 +323,16 @@ def test_websocket_game_on_daphne_with_a_worker(new_page, asgi_stack):
     with page.expect_navigation():
         page.click("#play-heuristic")
     expect(page.locator("#conn")).to_have_class("conn live", timeout=15_000)
-    polls = []
+    polls, posts = [], []
     page.on("request", lambda r: polls.append(r.url) if "/events/?after=" in r.url else None)
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
     for _ in range(8):
         button = page.locator("#actions button.act:not([disabled])").first
         button.wait_for(timeout=20_000)
         assert click_and_wait(page, button), "the pushed update did not arrive"
     assert page.evaluate("window.KGKGame.live()")
     assert not polls, "updates came over the socket, not by polling"
+    assert not posts, "the moves went over the socket, not by POST (issue 16)"
     seqs = page.evaluate("[...document.querySelectorAll('#log li')].map(li => +li.dataset.seq)")
     assert seqs == list(range(1, seqs[-1] + 1))  # every event once, none missing
     # a dropped connection: the page reconnects and shows exactly the server's state. Drop it
@@ -344,14 +346,22 @@ def test_websocket_game_on_daphne_with_a_worker(new_page, asgi_stack):
         seen = page.evaluate(
             "({conn: document.getElementById('conn').className,"
             " status: window.KGKGame.state().status, version: window.KGKGame.state().version,"
-            " busy: window.KGKGame.busy()})"
+            " busy: window.KGKGame.busy(), trail: window.KGKGame.socketTrail()})"
         )
         raise AssertionError(f"the page did not go live again after the drop: {seen}") from None
-    server = page.evaluate(
-        "fetch(location.pathname.replace(/^\\/\\w\\w\\/play/, '/api/matches')).then(r => r.json())"
+    # The page may still be finishing a move it sent as the socket dropped (its fallback POST,
+    # then an automatic pass): compare with the server's state read again until they agree.
+    page.wait_for_function(
+        """async () => {
+            const api = location.pathname.replace(/^\\/\\w\\w\\/play/, '/api/matches');
+            const server = await (await fetch(api)).json();
+            const game = window.KGKGame;
+            return !game.busy() && game.state().version === server.version
+                && game.lastSeq() === server.seq;
+        }""",
+        polling=300,
+        timeout=15_000,
     )
-    page.wait_for_function("v => window.KGKGame.state().version === v", arg=server["version"])
-    assert page.evaluate("window.KGKGame.lastSeq()") == server["seq"]
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#concede")
     expect(page.locator("#result")).to_contain_text("You lost", timeout=15_000)

@@ -1,0 +1,174 @@
+"""Moves sent over the match socket (issue 16): the same function as the POST answers
+them (`api.make_move`), with the POST's status and body; the embedded default (in-memory
+channel layer, eager Celery). The browser's fallback to the POST is in
+tests/browser/test_match_browser.py."""
+
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.test import Client
+
+from matches import services
+from matches.models import ActionRequest
+
+from .socket_kit import close_thread_connections, drain_messages, open_socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def clients(players):
+    out = []
+    for user in players:
+        c = Client()
+        c.force_login(user)
+        out.append(c)
+    return out
+
+
+@pytest.fixture
+def human_match(players, decks):
+    colonies = [services.deck_colony(d, "original") for d in decks]
+    return services.create_match(players=players, colonies=colonies, seed=21)
+
+
+def _move(client, match_id, **changes):
+    state = client.get(f"/api/matches/{match_id}/").json()
+    move = {"client_action_id": f"s{state['version']}", "expected_version": state["version"]}
+    move["action"] = state["legal_actions"][0]["id"] if state["legal_actions"] else "pass"
+    return state, {**move, **changes}
+
+
+def _exchange(match_id, client, messages, *, watcher=None):
+    """Send each message on `client`'s socket; every reply (and what `watcher`'s socket got)."""
+
+    async def scenario():
+        socket, connected, _code = await open_socket(match_id, client)
+        assert connected
+        await socket.receive_json_from(timeout=5)  # the hello
+        other = None
+        if watcher is not None:
+            other, _ok, _code = await open_socket(match_id, watcher)
+            await other.receive_json_from(timeout=5)
+        replies = []
+        for message in messages:
+            if isinstance(message, str):
+                await socket.send_to(text_data=message)
+            else:
+                await socket.send_json_to(message)
+            replies.append(await drain_messages(socket, timeout=0.5))
+        watched = await drain_messages(other) if other is not None else None
+        for s in (socket, other):
+            if s is not None:
+                await s.disconnect()
+        await close_thread_connections()
+        return replies, watched
+
+    return asyncio.run(scenario())
+
+
+def test_a_move_over_the_socket_is_answered_like_the_post_and_pushed_to_both(human_match, clients):
+    """R 16: the answer goes to the mover's socket only; both players get their own update."""
+    human_match.refresh_from_db()
+    decider = human_match.deciding_seat
+    before, move = _move(clients[decider], human_match.pk)
+    (replies,), watched = _exchange(
+        human_match.pk, clients[decider], [{"type": "act", **move}], watcher=clients[1 - decider]
+    )
+    answer = next(m for m in replies if m["type"] == "answer")
+    assert answer["client_action_id"] == move["client_action_id"]
+    assert answer["status"] == 202
+    assert answer["body"]["request"]["status"] == "applied"  # eager: drained in the call
+    update = next(m for m in replies if m["type"] == "update")
+    assert update["version"] == before["version"] + 1
+    assert update["state"]["you"] == decider
+    assert [m["state"]["you"] for m in watched] == [1 - decider]  # no answer leaks to it
+    assert all(m["type"] == "update" for m in watched)
+    stored = ActionRequest.objects.get(match=human_match, client_action_id=move["client_action_id"])
+    assert (stored.seat, stored.action) == (decider, move["action"])
+
+
+def test_the_same_move_sent_by_socket_and_by_post_is_made_once(human_match, clients):
+    human_match.refresh_from_db()
+    client = clients[human_match.deciding_seat]
+    before, move = _move(client, human_match.pk)
+    (replies,), _ = _exchange(human_match.pk, client, [{"type": "act", **move}])
+    answer = next(m for m in replies if m["type"] == "answer")
+    again = client.post(f"/api/matches/{human_match.pk}/actions/", move, "application/json")
+    assert again.status_code == 202
+    assert again.json()["request"]["id"] == answer["body"]["request"]["id"]
+    assert ActionRequest.objects.filter(match=human_match, origin=ActionRequest.CLIENT).count() == 1
+    human_match.refresh_from_db()
+    assert human_match.version == before["version"] + 1
+
+
+def test_refused_moves_get_the_posts_status_and_code(human_match, clients):
+    human_match.refresh_from_db()
+    decider = human_match.deciding_seat
+    _state, move = _move(clients[decider], human_match.pk)
+    cases = [
+        ({**move, "action": "fire:ship=99999,target=1"}, 422, "ILLEGAL_ACTION"),
+        ({**move, "expected_version": move["expected_version"] + 5}, 409, "VERSION_NOT_REACHED"),
+        ({**move, "client_action_id": "no spaces allowed"}, 400, "BAD_CLIENT_ACTION_ID"),
+        ({**move, "expected_version": "3"}, 400, "BAD_VERSION"),
+    ]
+    replies, _ = _exchange(
+        human_match.pk, clients[decider], [{"type": "act", **m} for m, _s, _c in cases]
+    )
+    for (_m, status, code), got in zip(cases, replies, strict=True):
+        assert [(a["status"], a["body"]["code"]) for a in got] == [(status, code)]
+    # the other player, whose decision it is not
+    (other,), _ = _exchange(human_match.pk, clients[1 - decider], [{"type": "act", **move}])
+    assert [(a["status"], a["body"]["code"]) for a in other] == [(403, "NOT_YOUR_DECISION")]
+    assert not ActionRequest.objects.filter(match=human_match, origin=ActionRequest.CLIENT).exists()
+
+
+def test_a_spectators_socket_makes_no_move(human_match, clients):
+    human_match.refresh_from_db()
+    _state, move = _move(clients[human_match.deciding_seat], human_match.pk)
+    (replies,), _ = _exchange(human_match.pk, Client(), [{"type": "act", **move}])
+    assert [(a["status"], a["body"]["code"]) for a in replies] == [(403, "NOT_A_PLAYER")]
+    assert not ActionRequest.objects.filter(match=human_match).exists()
+
+
+def test_a_socket_stops_moving_once_its_session_has_ended(
+    human_match, clients, players, monkeypatch
+):
+    """The socket trusts the session it connected with for SESSION_RECHECK seconds only: a
+    password change (which ends the other sessions) stops its moves."""
+    from matches import consumers
+
+    monkeypatch.setattr(consumers, "SESSION_RECHECK", 0.0)
+    human_match.refresh_from_db()
+    decider = human_match.deciding_seat
+    client = clients[decider]
+    _state, move = _move(client, human_match.pk)
+
+    async def scenario():
+        socket, _ok, _code = await open_socket(human_match.pk, client)
+        await socket.receive_json_from(timeout=5)
+        user = players[decider]
+        user.set_password("a-new-password-123")
+        await sync_to_async(user.save)()
+        await socket.send_json_to({"type": "act", **move})
+        replies = await drain_messages(socket)
+        await socket.disconnect()
+        await close_thread_connections()
+        return replies
+
+    replies = asyncio.run(scenario())
+    assert [(a["status"], a["body"]["code"]) for a in replies] == [(403, "NOT_LOGGED_IN")]
+    assert not ActionRequest.objects.filter(match=human_match).exists()
+
+
+def test_malformed_and_oversized_messages_are_ignored_and_the_socket_stays(human_match, clients):
+    human_match.refresh_from_db()
+    replies, _ = _exchange(
+        human_match.pk,
+        clients[0],
+        ["{not json", '["act"]', '{"type": "act", "pad": "' + "x" * 5000 + '"}', {"type": "ping"}],
+    )
+    assert replies[:3] == [[], [], []]
+    assert [m["type"] for m in replies[3]] == ["pong"]
+    assert not ActionRequest.objects.filter(match=human_match).exists()
