@@ -1,8 +1,8 @@
 """CPU time of the drain itself (issue 16): one pending action per game, drained in this
 process exactly as a worker's task does it (`services.drain`: the locked read, the engine,
 the write batch, the commit, the push through Redis to three groups with a socket each,
-the version note), without Celery around it. Counts this process's CPU (`process_time`, so
-the push sender thread is included) over the drains only; the requests are stored between
+the version note), without Celery around it. Counts this process's CPU (`process_time`, all
+its threads) over the drains only; the requests are stored between
 the timed parts. Run from the checkout whose code is measured (an A/B runs it from two):
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python \\
@@ -95,7 +95,6 @@ def main():
         for viewer in (0, 1, None):
             group = push.group_name(pk, viewer)
             async_to_sync(layer.group_add)(group, f"specific.bench!{group}")
-    push.flush()
     per_round = []
     wal = table = total = 0
     for _round in range(args.rounds):
@@ -108,7 +107,6 @@ def main():
             )  # fmt: skip
         if args.cold:
             state_cache.clear()
-        push.flush()
         before = written()
         connections.close_all()  # each task borrows the connection anew (Celery's fixup)
         started = time.process_time()
@@ -116,8 +114,6 @@ def main():
         for pk in games:
             drained += services.drain(pk)
             connections.close_all()
-        push.flush()
-        time.sleep(0.05)  # the sender thread's last send
         per_round.append((time.process_time() - started) / max(1, drained) * 1000)
         after = written()
         wal += wal_bytes(before[0], after[0])

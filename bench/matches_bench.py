@@ -408,7 +408,8 @@ def cpu_seconds(pid) -> float:
 
 def main_thread_cpu_seconds(pid) -> float:
     """The same for the process's main thread only: in a solo-pool worker the Celery loop
-    and every task (the drain); the other threads are the push sender and the pool's."""
+    and every task (the drain, its push); the other threads are the database pool's (and,
+    before the push left from the task's own thread, the push sender)."""
     return _stat_cpu(Path(f"/proc/{pid}/task/{pid}/stat"))
 
 
@@ -556,12 +557,12 @@ class Floor(threading.Thread):
 
 
 def ratios(samples, floor):
-    """' (p50 N x, p95 M x the floor's p50)'"""
+    """' = p50 N x the floor's p50, p95 M x the floor's p95' (the issue's measure)."""
     if not samples or not floor:
         return ""
-    base = percentile(floor, 0.5)
-    return (f"  = p50 {percentile(samples, 0.5) / base:.1f}x, p95 "
-            f"{percentile(samples, 0.95) / base:.1f}x the floor's p50")  # fmt: skip
+    p50 = percentile(samples, 0.5) / percentile(floor, 0.5)
+    p95 = percentile(samples, 0.95) / percentile(floor, 0.95)
+    return f"  = p50 {p50:.1f}x the floor's p50, p95 {p95:.1f}x the floor's p95"
 
 
 def summary(name, samples):
@@ -687,7 +688,7 @@ def main():
                   f"workers {workers_cpu / applied * 1000:.1f} ms (the floor's pings included; "
                   f"main threads {workers_main / applied * 1000:.1f}: the Celery loop and the "
                   f"tasks; other threads {(workers_cpu - workers_main) / applied * 1000:.1f}: "
-                  f"the push sender), web {web_cpu / applied * 1000:.1f} ms")  # fmt: skip
+                  f"the database pool's), web {web_cpu / applied * 1000:.1f} ms")  # fmt: skip
         if args.latency_only:
             return
         stop(processes[args.web + 1 :])

@@ -2,9 +2,11 @@
 
 One function, so the settings and the tests build the same connection options."""
 
+import redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.retry import Retry as SyncRetry
 
 # The longest a layer connection waits for one Redis reply. It must outlast the layer's
 # blocking receive (channels-redis's brpop_timeout, 5 s): see layer_host.
@@ -31,3 +33,14 @@ def layer_host(address: str) -> dict:
         # reading from" (the consumer gone, the page silent ~10 s until it reconnected).
         "socket_timeout": SOCKET_READ_TIMEOUT,
     }
+
+
+def sync_client(address: str) -> redis.Redis:
+    """A blocking client to the layer's Redis with the same options (the workers' pushes,
+    matches/push.py: sent from the task's own thread, no event loop)."""
+    return redis.Redis.from_url(
+        address,
+        socket_timeout=SOCKET_READ_TIMEOUT,
+        retry=SyncRetry(NoBackoff(), 1),
+        retry_on_error=[RedisConnectionError],
+    )

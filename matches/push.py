@@ -17,6 +17,8 @@ from channels_redis.core import RedisChannelLayer
 from django.core.cache import cache, caches
 from django.core.cache.backends.redis import RedisCache
 
+from cardgame.channel_layer import sync_client
+
 from .models import Match
 from .positions import current_state
 from .selectors import match_payload, project_event
@@ -66,8 +68,9 @@ def note_version(match: Match) -> None:
 
 
 def push_update(match: Match, state, raw_events, seats=None) -> None:
-    """Each viewer's message, encoded here (the caller may go on changing `state`: the
-    worker's state cache hands it to the next drain), then sent by the sender thread."""
+    """Each viewer's message, encoded and sent here, after the commit (the caller may go on
+    changing `state`: the worker's state cache hands it to the next drain). At-most-once:
+    a push that fails is logged, and the page's ping finds out it is behind."""
     layer = get_channel_layer()
     if layer is None:
         note_version(match)
@@ -83,13 +86,15 @@ def push_update(match: Match, state, raw_events, seats=None) -> None:
     ]
     if isinstance(layer, InMemoryChannelLayer):  # its queues live in the server's own loop
         note_version(match)
-        async_to_sync(_send_all)(layer, messages)
+        async_to_sync(_group_sends)(layer, messages)
         return
     note = _pipelined_note(match, layer)
     if note is None:
         note_version(match)  # never raises: the push goes out whatever the cache does
-    loop, queue = _sender()
-    loop.call_soon_threadsafe(queue.put_nowait, (layer, messages, note))
+    try:
+        _send_all(layer, messages, note)
+    except Exception:  # one lost push (the commit stands); the page's ping finds it out
+        log.exception("push failed")
 
 
 def _pipelined_note(match: Match, layer):
@@ -111,12 +116,16 @@ def _single_redis(layer) -> bool:
     return isinstance(layer, RedisChannelLayer) and len(layer.hosts) == 1
 
 
-async def _send_all(layer, messages, note=None):
+def _send_all(layer, messages, note=None):
     """Every group's message (and the version note) in two Redis round trips when the
-    layer is one Redis; otherwise each group through the layer, side by side."""
+    layer is one Redis, from the caller's thread; otherwise each group through the layer."""
     if _single_redis(layer):
-        await _send_pipelined(layer, messages, note)
+        _send_pipelined(layer, messages, note)
         return
+    async_to_sync(_group_sends)(layer, messages)
+
+
+async def _group_sends(layer, messages):
     await asyncio.gather(
         *(
             layer.group_send(group, {"type": "match.update", "text": text})
@@ -125,24 +134,27 @@ async def _send_all(layer, messages, note=None):
     )
 
 
-async def _send_pipelined(layer, messages, note):
+def _send_pipelined(layer, messages, note):
     """channels-redis's `group_send` for several groups at once (the same keys, expiries,
     capacity check and message format, so its receivers read them as their own): each
-    group_send there costs four round trips, twelve for a push to three groups, which made
-    the sender thread a fifth of the worker's CPU (bench/RESULTS.md). Here: one pipeline
-    for the note and every group's members, one for every channel's message."""
-    connection = layer.connection(0)
+    group_send there costs four round trips, twelve for a push to three groups. Here: one
+    pipeline for the note and every group's members, one for every channel's message.
+
+    Sent by the worker's own thread on a blocking connection: an event loop in a thread of
+    its own (as before) cost the worker ~0.9 ms of CPU per push in thread hand-offs and the
+    asyncio client, more than the two round trips it saved the task (bench/RESULTS.md)."""
+    client = _client(layer)
     now = time.time()
-    pipe = connection.pipeline(transaction=False)
+    pipe = client.pipeline(transaction=False)
     if note is not None:
         pipe.set(note[0], note[1], ex=VERSION_TTL)
     for group, _text in messages:
         key = layer._group_key(group)
         pipe.zremrangebyscore(key, min=0, max=int(now) - layer.group_expiry)
         pipe.zrange(key, 0, -1)
-    results = await pipe.execute()
+    results = pipe.execute()
     members = results[2 if note is not None else 1 :: 2]
-    pipe = connection.pipeline(transaction=False)
+    pipe = client.pipeline(transaction=False)
     evals = []  # the script's places among the pipeline's replies
     for (_group, text), names in zip(messages, members, strict=True):
         if not names:
@@ -158,12 +170,25 @@ async def _send_pipelined(layer, messages, note):
             pipe.eval(_GROUP_SEND_LUA, len(keys), *keys, *args, now, layer.expiry)
             evals.append(len(pipe) - 1)
     if evals:
-        results = await pipe.execute()
+        results = pipe.execute()
         over = sum(results[i] for i in evals)
         expired = sum(results) - over
         if over or expired:
             log.warning("push: dropped %s message(s) of channels over capacity, %s expired "
                         "unread", over, expired)  # fmt: skip
+
+
+_clients_lock = threading.Lock()
+_clients = {}  # (pid, address) -> redis.Redis: one per process (a forked child makes its own)
+
+
+def _client(layer):
+    address = layer.hosts[0]["address"]
+    key = (os.getpid(), address)
+    with _clients_lock:
+        if key not in _clients:
+            _clients[key] = sync_client(address)
+        return _clients[key]
 
 
 # channels-redis 4's group_send script, as it is: add to each channel under its capacity.
@@ -186,41 +211,3 @@ _GROUP_SEND_LUA = """
 def encode(payload) -> str:
     """Each viewer's message is encoded once, here, not by the web process per socket."""
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
-
-
-_sender_lock = threading.Lock()
-_sender_state = {"pid": None, "loop": None, "queue": None}
-
-
-def _sender():
-    """One long-lived event loop per process with one sending coroutine: channels-redis keeps
-    its connections per loop (so they are reused), pushes leave in the order they were made,
-    and the worker goes on to its next task without waiting for Redis (push is at-most-once;
-    clients resync by seq)."""
-    with _sender_lock:
-        if _sender_state["pid"] != os.getpid() or _sender_state["loop"].is_closed():
-            loop = asyncio.new_event_loop()
-            queue = asyncio.Queue()
-            threading.Thread(target=loop.run_forever, name="matches-push", daemon=True).start()
-            asyncio.run_coroutine_threadsafe(_send_forever(queue), loop)
-            _sender_state.update(pid=os.getpid(), loop=loop, queue=queue)
-        return _sender_state["loop"], _sender_state["queue"]
-
-
-async def _send_forever(queue):
-    while True:
-        layer, messages, note = await queue.get()
-        try:
-            await _send_all(layer, messages, note)
-        except Exception:  # one lost push; the client resyncs by seq
-            log.exception("push failed")
-
-
-def flush(timeout=5.0) -> None:
-    """Wait until the queued pushes are sent (tests, and a worker shutting down)."""
-    state = _sender_state
-    if state["queue"] is None:
-        return
-    deadline = time.monotonic() + timeout
-    while state["queue"].qsize() and time.monotonic() < deadline:
-        time.sleep(0.005)

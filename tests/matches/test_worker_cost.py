@@ -105,19 +105,20 @@ def test_an_entry_evicted_between_the_look_and_the_take_is_read_again(match):
 
 
 def _counting_round_trips():
-    """Patches counting redis.asyncio's round trips: single commands and pipelines."""
-    from redis.asyncio.client import Pipeline, Redis
+    """Patches counting redis-py's blocking round trips (the push's): single commands and
+    pipelines."""
+    from redis.client import Pipeline, Redis
 
     counts = {"commands": 0, "pipelines": 0}
     command, execute = Redis.execute_command, Pipeline.execute
 
-    async def counted_command(self, *args, **kwargs):
+    def counted_command(self, *args, **kwargs):
         counts["commands"] += 1
-        return await command(self, *args, **kwargs)
+        return command(self, *args, **kwargs)
 
-    async def counted_pipeline(self, *args, **kwargs):
+    def counted_pipeline(self, *args, **kwargs):
         counts["pipelines"] += 1
-        return await execute(self, *args, **kwargs)
+        return execute(self, *args, **kwargs)
 
     patches = [
         mock.patch.object(Redis, "execute_command", counted_command),
@@ -151,7 +152,7 @@ def test_a_push_reaches_every_group_and_notes_the_version_in_two_round_trips(red
         for patch in patches:
             patch.start()
         try:
-            await push._send_all(layer, messages, note)
+            push._send_all(layer, messages, note)
         finally:
             for patch in patches:
                 patch.stop()
@@ -193,7 +194,7 @@ def test_a_web_process_that_falls_behind_loses_no_push(redis_url, settings):
         for game, channel in enumerate(channels):
             await layer.group_add(push.group_name(game, 0), channel)
         for game in range(games):  # the process reads nothing meanwhile
-            await push._send_all(layer, [(push.group_name(game, 0), f"game {game}")], None)
+            push._send_all(layer, [(push.group_name(game, 0), f"game {game}")], None)
         received = [
             await asyncio.wait_for(layer.receive(channel), timeout=5) for channel in channels
         ]
@@ -213,7 +214,7 @@ def test_a_push_dropped_over_capacity_is_logged(redis_url, caplog):
         channel = await layer.new_channel()
         await layer.group_add("g", channel)
         for n in range(3):
-            await push._send_all(layer, [("g", f"message {n}")], None)
+            push._send_all(layer, [("g", f"message {n}")], None)
         await layer.flush()
 
     with caplog.at_level("WARNING", logger="matches.push"):
