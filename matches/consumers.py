@@ -23,7 +23,9 @@ state are read in one call on a small pool of threads of their own, and pushes (
 no database) never leave the event loop.
 """
 
+import asyncio
 import json
+import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 from importlib import import_module
@@ -46,6 +48,8 @@ from .errors import NotFound
 from .models import Match
 from .push import VERSION_TTL, encode, group_name, version_key
 from .selectors import get_match, match_payload, viewer_seat
+
+log = logging.getLogger(__name__)
 
 # Bounded: a burst of reconnects cannot take more database connections than this.
 _DB_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="socket-db")
@@ -127,6 +131,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     group = None
     seat = None
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.moving = asyncio.Lock()
+        self.moves = set()  # the running move tasks (a task nobody holds can be collected)
+
     async def connect(self):
         match_id = self.scope["url_route"]["kwargs"]["match_id"]
         self.session_key = self.scope.get("cookies", {}).get(settings.SESSION_COOKIE_NAME)
@@ -179,11 +188,24 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             version, seq = await _off_loop(_newest)(self.match_id)
             await self.send_json({"type": "pong", "version": version, "seq": seq})
         elif content.get("type") == "act":
-            await self.act(content)
+            # Beside this socket's other messages, not before them: in the embedded default a
+            # move plays the bots' answers in the same call, and their pushes must reach the
+            # page as they come, not all at once after the bots' turn.
+            task = asyncio.create_task(self.act(content))
+            self.moves.add(task)
+            task.add_done_callback(self.moves.discard)
 
     async def act(self, content):
-        """A move: answered with the POST's status and body. Messages are handled one at a
-        time per socket, so a socket has at most one move in flight."""
+        """A move: answered with the POST's status and body. One at a time per socket (the
+        lock): a socket has at most one move in flight."""
+        async with self.moving:
+            answer = await self._answer(content)
+        try:
+            await self.send_json(answer)
+        except Exception:  # noqa: BLE001 - the socket closed meanwhile: the move stands
+            log.info("a move's answer found its socket closed", exc_info=True)
+
+    async def _answer(self, content):
         if self.seat is None:
             body = {"detail": "You are not playing in this match.", "code": "NOT_A_PLAYER"}
             status, body = 403, body
@@ -196,14 +218,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             )
             if recheck and status != 403:
                 self.session_read_at = time.monotonic()
-        await self.send_json(
-            {
-                "type": "answer",
-                "client_action_id": content.get("client_action_id"),
-                "status": status,
-                "body": body,
-            }  # fmt: skip
-        )
+        return {"type": "answer", "client_action_id": content.get("client_action_id"),
+                "status": status, "body": body}  # fmt: skip
 
     async def match_update(self, event):
         # The worker encoded each viewer's message once; the server only forwards the text.

@@ -463,20 +463,22 @@ def _store_request(
     origin=ActionRequest.CLIENT,
     explanation=None,
 ) -> ActionRequest:
+    fields = {"match": match, "seat": seat, "origin": origin, "client_action_id":
+              client_action_id, "expected_version": expected_version, "action": action,
+              "explanation": explanation}  # fmt: skip
     try:
-        with transaction.atomic():
-            request = ActionRequest.objects.create(
-                match=match,
-                seat=seat,
-                origin=origin,
-                client_action_id=client_action_id,
-                expected_version=expected_version,
-                action=action,
-                explanation=explanation,
-            )
-            transaction.on_commit(lambda: _queue("drain_match", match.pk))
+        # A player's move comes in autocommit: its INSERT is a transaction of its own, where
+        # an atomic block added a BEGIN and a COMMIT round trip to every move. Inside a
+        # caller's transaction (the clock's default move) a savepoint keeps a duplicate from
+        # breaking it.
+        if transaction.get_connection().in_atomic_block:
+            with transaction.atomic():
+                request = ActionRequest.objects.create(**fields)
+        else:
+            request = ActionRequest.objects.create(**fields)
     except IntegrityError:  # the same request, submitted at the same moment
         return _existing_request(match, client_action_id, seat, action, origin)
+    transaction.on_commit(lambda: _queue("drain_match", match.pk))
     return request
 
 

@@ -139,6 +139,48 @@ def test_a_move_reads_the_match_and_the_players_seat_in_one_query(alice_client, 
     assert not [sql for sql in reads if '"matches_seat"' in sql and sql not in match_reads]
 
 
+@pytest.mark.django_db(transaction=True)  # autocommit, as a real request
+def test_a_move_is_stored_by_one_insert_outside_a_transaction_block(alice_client, bot_match):
+    """Issue 16: a player's move is one INSERT in autocommit (no BEGIN/COMMIT round trips
+    of an atomic block around it), then queued for the drain; the same request sent again
+    is found, not stored twice."""
+    from unittest import mock
+
+    from django.db import connection, transaction
+    from django.test.utils import CaptureQueriesContext
+
+    from matches import services
+    from matches.models import ActionRequest
+
+    state = wait_for_my_decision(alice_client, bot_match["id"])
+    entered = []
+    real_enter = transaction.Atomic.__enter__
+
+    def counting_enter(self):
+        entered.append(self)
+        return real_enter(self)
+
+    body = _action(state)
+    with (
+        mock.patch.object(services, "_queue") as queued,
+        mock.patch.object(transaction.Atomic, "__enter__", counting_enter),
+    ):
+        with CaptureQueriesContext(connection) as queries:
+            first = post(alice_client, f"/api/matches/{state['id']}/actions/", body)
+        sqls = [q["sql"] for q in queries.captured_queries]  # before the next request resets them
+        # not drained yet (the queue is patched): the retry's INSERT meets the unique key,
+        # outside any transaction block, and finds the stored request
+        again = post(alice_client, f"/api/matches/{state['id']}/actions/", body)
+    assert first.status_code == again.status_code == 202
+    assert first.json()["request"]["id"] == again.json()["request"]["id"]
+    inserts = [sql for sql in sqls if sql.startswith("INSERT")]
+    assert len(inserts) == 1 and '"matches_actionrequest"' in inserts[0]
+    assert not [sql for sql in sqls if "SAVEPOINT" in sql]
+    assert entered == []
+    queued.assert_called_once_with("drain_match", state["id"])
+    assert ActionRequest.objects.filter(client_action_id=body["client_action_id"]).count() == 1
+
+
 @pytest.mark.parametrize(
     "body, code",
     [

@@ -172,3 +172,31 @@ def test_malformed_and_oversized_messages_are_ignored_and_the_socket_stays(human
     assert replies[:3] == [[], [], []]
     assert [m["type"] for m in replies[3]] == ["pong"]
     assert not ActionRequest.objects.filter(match=human_match).exists()
+
+
+def test_the_bots_answers_reach_the_socket_while_the_move_is_still_being_answered(
+    players, decks, clients
+):
+    """In the embedded default a move plays the bot's answers in the same call: their pushes
+    come on the socket as they are made, before the move's own answer, not all held back
+    until it (the socket handles its other messages while a move is in flight)."""
+    created = clients[0].post(
+        "/api/matches/", {"deck": decks[0].pk, "bot": "heuristic"}, "application/json"
+    )
+    assert created.status_code == 201, created.json()
+    match_id = created.json()["id"]
+    for _attempt in range(40):  # a move after which the bot decides
+        state = clients[0].get(f"/api/matches/{match_id}/").json()
+        move = {"client_action_id": f"m{state['version']}", "expected_version": state["version"],
+                "action": state["legal_actions"][0]["id"]}  # fmt: skip
+        (replies,), _ = _exchange(match_id, clients[0], [{"type": "act", **move}])
+        kinds = [m["type"] for m in replies]
+        assert kinds.count("answer") == 1 and replies[kinds.index("answer")]["status"] == 202
+        after = clients[0].get(f"/api/matches/{match_id}/").json()
+        if after["version"] > state["version"] + 1:  # the bot moved in the same call
+            break
+    else:
+        pytest.fail("the bot never answered a move in 40 moves")
+    updates = [m["version"] for m in replies if m["type"] == "update"]
+    assert updates[-1] == after["version"] and len(updates) >= 2
+    assert kinds[-1] == "answer", kinds  # the bot's pushes came first, as they were made
