@@ -331,7 +331,8 @@ def test_websocket_game_on_daphne_with_a_worker(new_page, asgi_stack):
         button.wait_for(timeout=20_000)
         assert click_and_wait(page, button), "the pushed update did not arrive"
     assert page.evaluate("window.KGKGame.live()")
-    assert not polls, "updates came over the socket, not by polling"
+    trail = page.evaluate("window.KGKGame.socketTrail()")
+    assert not polls, f"updates came over the socket, not by polling or resyncs: {trail}"
     assert not posts, "the moves went over the socket, not by POST (issue 16)"
     seqs = page.evaluate("[...document.querySelectorAll('#log li')].map(li => +li.dataset.seq)")
     assert seqs == list(range(1, seqs[-1] + 1))  # every event once, none missing

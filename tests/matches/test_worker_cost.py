@@ -167,6 +167,37 @@ def test_a_push_reaches_every_group_and_notes_the_version_in_two_round_trips(red
     assert counts == {"commands": 0, "pipelines": 2}
 
 
+def test_a_message_is_made_only_for_a_group_somebody_is_in(redis_url):
+    """Issue 16: most games have no spectators; their projection and encoding are not made
+    when nobody is in their group (the players' are)."""
+    from channels_redis.core import RedisChannelLayer
+
+    layer = RedisChannelLayer(hosts=[redis_url])
+    made = []
+
+    def text_for(group):
+        def make():
+            made.append(group)
+            return f"text for {group}"
+
+        return make
+
+    groups = [push.group_name(42, viewer) for viewer in (0, 1, None)]
+
+    async def scenario():
+        channels = [await layer.new_channel() for _ in range(2)]
+        for group, channel in zip(groups[:2], channels, strict=True):
+            await layer.group_add(group, channel)  # the two players; no spectator
+        push._send_all(layer, [(group, text_for(group)) for group in groups], None)
+        received = [await layer.receive(channel) for channel in channels]
+        await layer.flush()
+        return received
+
+    received = asyncio.run(scenario())
+    assert [m["text"] for m in received] == [f"text for {g}" for g in groups[:2]]
+    assert made == groups[:2]
+
+
 def test_the_note_goes_its_own_way_when_the_cache_is_not_the_layers_redis(redis_url, settings):
     """Locally (the embedded default's in-memory cache) push_update notes the version
     through the cache, as before."""
