@@ -81,8 +81,8 @@ def push_update(match: Match, state, raw_events, seats=None) -> None:
     def message(viewer):
         return lambda: encode(update_message(match, viewer, state, raw_events, seats))
 
-    # Each text is made only for a group somebody is in (most games have no spectators: their
-    # projection and encoding were a sixth of the drain's CPU).
+    # Each text is made only for a group somebody is in: most games have no spectators, and
+    # their projection and encoding were a third of the push's (py-spy of a worker).
     messages = [(group_name(match.pk, viewer), message(viewer)) for viewer in viewers(match)]
     if isinstance(layer, InMemoryChannelLayer):  # its queues live in the server's own loop
         note_version(match)
