@@ -253,9 +253,13 @@ class Person:
             self.answers[body["client_action_id"]] = answered
             try:
                 await ws.send(json.dumps({"type": "act", **body}))
-                return await asyncio.wait_for(answered, timeout=3)
+                status = await asyncio.wait_for(answered, timeout=3)
+                if status is not None and status != 503:
+                    return status
             except Exception:  # noqa: BLE001 - closed or silent: the page's fallback
-                self.answers.pop(body["client_action_id"], None)
+                pass
+            self.answers.pop(body["client_action_id"], None)
+            self.record["fallbacks"] += 1
         return await self.post(body)
 
     async def socket_loop(self, websockets, stop_at, ramp=0.0):
@@ -310,6 +314,9 @@ class Person:
                     self.changed.set()
                 self.over = message["state"]["status"] != "active"
         self.ws = None
+        for answered in self.answers.values():  # closed under a move: its POST goes at once,
+            if not answered.done():  # as the page's does (not after the 3 s wait)
+                answered.set_result(None)
 
     async def play_loop(self, stop_at):
         acted = set()
@@ -344,7 +351,7 @@ async def human_phase(
     import websockets
 
     record = {"arrivals": {}, "seen": {}, "posts": [], "resync": [], "connect": [], "status": {}, "post": [],
-              "connect failures": 0}  # fmt: skip
+              "connect failures": 0, "fallbacks": 0}  # fmt: skip
     rng = random.Random(1)
     stop_at = time.monotonic() + seconds
     tasks = []
@@ -373,7 +380,8 @@ def latencies(record, stop_at):
              "before connect": 0,
              "connect failures": record["connect failures"],
              "first connect": record["connect"],
-             "status": record["status"], "post": record["post"]}  # fmt: skip
+             "status": record["status"], "post": record["post"],
+             "fallbacks": record["fallbacks"]}  # fmt: skip
     arrivals, seen = record["arrivals"], record["seen"]
 
     def reached(match_id, version, seat):
@@ -678,7 +686,8 @@ def main():
         print(f"  deliveries over 1 s (both sockets): {over}")
         print(f"  lost updates: {stats['lost']} (and {stats['superseded']} versions a reconnecting "
               f"socket missed while its hello brought a later one; {stats['before connect']} "
-              f"posted before the other seat's first socket opened, not timed); POST statuses: {stats['status']}; "
+              f"posted before the other seat's first socket opened, not timed); statuses: {stats['status']}; "
+              f"moves sent by POST after their socket closed or did not answer: {stats['fallbacks']}; "
               f"socket connections refused or timed out: {stats['connect failures']}")  # fmt: skip
         if args.seconds and applied:
             workers_cpu = sum(v for k, v in cpu_used.items() if k.startswith("worker"))
