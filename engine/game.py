@@ -37,10 +37,12 @@ from .rng import Rng
 from .ruleset import DEFAULT, Ruleset
 from .state import (
     CardInstance,
+    CardTable,
     GameState,
     PlayerState,
     cards_in_play,
     clockwise,
+    get_card,
     in_play_list,
     new_id,
     new_table,
@@ -111,11 +113,12 @@ def new_game(
     for colony in colonies:
         for d in colony:
             defs.setdefault(d["code"], d)
+    cards = CardTable()
     state = GameState(
         ruleset=ruleset,
         defs=defs,
         players=[PlayerState(seat, names[seat]) for seat in range(len(colonies))],
-        cards={},
+        cards=cards,
         rng=Rng.from_seed(seed),
         table=new_table(len(colonies)) if len(colonies) > 2 else None,
     )
@@ -124,7 +127,7 @@ def new_game(
             card = CardInstance(
                 id=new_id(state), code=d["code"], owner=seat, controller=seat, zone="colony"
             )
-            state.cards[card.id] = card
+            cards.add(card)
             state.players[seat].colony.append(card.id)
     push(state, {"kind": "turns"})
     push(state, {"kind": "setup", "step": "shuffle", "start": starting_player})
@@ -347,7 +350,7 @@ class Turn(Handler):
     @staticmethod
     def _return_control(state: GameState, ev: list):
         for cid, original in state.control:
-            ship = state.cards.get(cid)
+            ship = get_card(state, cid)
             if ship is None or ship.zone != "hangar" or ship.attached_to is not None:
                 continue
             if ship.controller == original:
@@ -391,14 +394,14 @@ register(Turn)
 
 
 def _own_centre(state: GameState, seat: int, cid):
-    card = state.cards.get(cid)
+    card = get_card(state, cid)
     if card is None or card.zone != "centre" or card.owner != seat:
         return None
     return card
 
 
 def _own_in_play(state: GameState, seat: int, cid, zone=None):
-    card = state.cards.get(cid)
+    card = get_card(state, cid)
     if card is None or card.zone not in ("surface", "canteen", "hangar") or card.controller != seat:
         return None
     if zone is not None and card.zone != zone:
@@ -507,7 +510,7 @@ def check_main(state: GameState, seat: int, action: Action, statics=None) -> str
             return "NOT_A_NEIGHBOUR"  # R 17.1.2
         target = action.get("target")
         if target in ("crew", "base"):
-            card = state.cards.get(action.get("card"))
+            card = get_card(state, action.get("card"))
             zone = "canteen" if target == "crew" else "surface"
             if card is None or card.zone != zone or card.controller != defender:
                 return "BAD_TARGET"
