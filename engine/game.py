@@ -597,10 +597,8 @@ def _pay_reason(state: GameState, seat: int, card: CardInstance, credits, static
 
 
 class _Shared(dict):
-    """Shared immutable main-phase actions by card id (or other key), made on first use
-    (``__missing__``). The lists are long and rebuilt at every main-phase decision, so they
-    are filled with ``map(table.__getitem__, ids)``: a C-level lookup per action instead of
-    a bytecode ``get``-or-make per action. Bounded: card ids grow during a game."""
+    """Shared immutable main-phase actions by a key other than one card id (a card and a
+    ship), made on first use (``__missing__``). Bounded: card ids grow during a game."""
 
     __slots__ = ("make",)
 
@@ -615,25 +613,57 @@ class _Shared(dict):
         return action
 
 
-_UPGRADE: Final = _Shared(lambda cid: Action.cached("upgrade", "card", cid))
-_PLACE_SURFACE: Final = _Shared(lambda cid: Action.cached("place", "card", cid, "to", "surface"))
-_PLACE_CANTEEN: Final = _Shared(lambda cid: Action.cached("place", "card", cid, "to", "canteen"))
+# card id -> the shared main-phase Action of one kind naming that card, None until made:
+# lists indexed by id (ids are small ints, ~1,200 by a game's end), so the compiled build
+# reads an action as a list item where a dict look-up hashed the id (issue 18). main_actions
+# first fits every table to the state's ids (_fit_tables), so a read is
+# ``table[cid] or _made(table, cid, ...)`` (list's own C code in the pure build, as the dict's
+# was). Shared by every game: an Action is a value.
+_UPGRADE: Final[list[Action | None]] = []
+_PLACE_SURFACE: Final[list[Action | None]] = []
+_PLACE_CANTEEN: Final[list[Action | None]] = []
+_ATTACK_CREW: Final[list[Action | None]] = []
+_ATTACK_BASE: Final[list[Action | None]] = []
+_PLAY: Final[list[Action | None]] = []
+_PAY: Final[list[Action | None]] = []
+# base a -> base b -> cash a, b: a row per first base (empty until a is cashed; a row is
+# grown to the largest b it is read with). The Actions are made here, not through
+# Action.cached: most pairs are new (a base's id is drawn afresh when it is placed), and its
+# key tuple would only be built to miss
+_CASH_ROWS: Final[list[list[Action | None]]] = []
+_BY_ID: Final = (_UPGRADE, _PLACE_SURFACE, _PLACE_CANTEEN, _ATTACK_CREW, _ATTACK_BASE, _PLAY, _PAY)
 _PLACE_SHIP: Final = _Shared(
     lambda k: Action.cached("place", "card", k[0], "ship", k[1], "to", "ship")
 )
-_ATTACK_CREW: Final = _Shared(lambda cid: Action.cached("attack", "card", cid, "target", "crew"))
-_ATTACK_BASE: Final = _Shared(lambda cid: Action.cached("attack", "card", cid, "target", "base"))
 
 
-# base a -> {base b -> cash a, b}: a row per first base, so the pairs of a are one map. The
-# Actions are made here, not through Action.cached: most pairs are new (a base's id is drawn
-# afresh when it is placed), and its key tuple would only be built to miss
-def _cash_row(a: int) -> "_Shared":
-    return _Shared(lambda b: Action("cash", (("a", a), ("b", b))))
+def _fit_tables(next_id: int) -> None:
+    """Every id table as long as a state whose next id is `next_id` needs."""
+    for table in _BY_ID:
+        if len(table) < next_id:
+            table.extend([None] * (next_id - len(table)))
+    while len(_CASH_ROWS) < next_id:
+        _CASH_ROWS.append([])
 
 
-_CASH_ROWS: Final = _Shared(_cash_row)
-_SHARED: Final = (_UPGRADE, _PLACE_SURFACE, _PLACE_CANTEEN, _PLACE_SHIP, _ATTACK_CREW, _ATTACK_BASE)
+def _made(table: list[Action | None], cid: int, kind: str, *rest: str) -> Action:
+    """The Action `kind` naming card `cid` (and `rest`: more keys and values, sorted after
+    "card"), made and kept in `table` (an id table, fitted)."""
+    action = Action.cached(kind, "card", cid, *rest)
+    table[cid] = action
+    return action
+
+
+def _cash(row: list[Action | None], a: int, b: int) -> Action:
+    """cash a, b, made and kept in a's row (grown to b)."""
+    if len(row) <= b:
+        row.extend([None] * (b + 1 - len(row)))
+    action = row[b]
+    if action is None:
+        action = row[b] = Action("cash", (("a", a), ("b", b)))
+    return action
+
+
 _END_TURN: Final = Action.make("end_turn")
 _DRAW: Final = Action.make("draw")
 _SEARCH: Final = Action.make("search")
@@ -658,6 +688,8 @@ def main_actions(state: GameState, seat: int) -> list:
     else:
         info = V.state_info(state)
     # costs look the static abilities up only where some static of the game may apply
+    if len(_UPGRADE) < state.next_id:
+        _fit_tables(state.next_id)  # every id of this state has its slot in the id tables
     out = [_END_TURN]
     if player.centre:
         _centre_actions(state, seat, info, out)
@@ -723,12 +755,15 @@ _ATTACKS_KEPT: Final[list] = [(None, None, [])]
 def _attacks_on(canteen: list, surface: list) -> list:
     """The attacks on these crew cards, then on these bases (read only). The opponent's
     crew and bases seldom change within a turn: the last list is kept while both id lists
-    stay equal (two C-level list comparisons instead of a look-up per target)."""
+    stay equal (two C-level list comparisons instead of a look-up per target). The id tables
+    are fitted to these ids (main_actions: _fit_tables)."""
     kept = _ATTACKS_KEPT[0]
     if kept[0] == canteen and kept[1] == surface:
         return kept[2]
-    attacks = list(map(_ATTACK_CREW.__getitem__, canteen))
-    attacks += map(_ATTACK_BASE.__getitem__, surface)
+    crew = _ATTACK_CREW
+    base = _ATTACK_BASE
+    attacks = [crew[c] or _made(crew, c, "attack", "target", "crew") for c in canteen]
+    attacks += [base[c] or _made(base, c, "attack", "target", "base") for c in surface]
     _ATTACKS_KEPT[0] = (list(canteen), list(surface), attacks)  # copies: zones change in place
     return attacks
 
@@ -755,16 +790,16 @@ def _centre_actions(state: GameState, seat: int, info: V.DefInfo, out: list) -> 
             if V.card_cost(state, seat, card) <= credits and (
                 not limit_on_play or hangar_total + V.hangar_size(state, card) <= rules.hangar_limit
             ):
-                out.append(Action.cached("play", "card", cid))
+                out.append(_PLAY[cid] or _made(_PLAY, cid, "play"))
         elif t == "event" or (
             t == "interrupt" and defs[card.code]["subtype"] in R.WINDOW_SUBTYPES["main"]
         ):
             if R.can_play_card(state, seat, card):
-                out.append(Action.cached("play", "card", cid))
+                out.append(_PLAY[cid] or _made(_PLAY, cid, "play"))
         if t == "base" or any_surface:
-            out.append(_PLACE_SURFACE[cid])
+            out.append(_PLACE_SURFACE[cid] or _made(_PLACE_SURFACE, cid, "place", "to", "surface"))
         if t == "crew" or any_canteen:
-            out.append(_PLACE_CANTEEN[cid])
+            out.append(_PLACE_CANTEEN[cid] or _made(_PLACE_CANTEEN, cid, "place", "to", "canteen"))
         if t == "armament" or any_ship:
             out += [_PLACE_SHIP[cid, sid] for sid in open_ships]
 
@@ -781,7 +816,7 @@ def _in_play_actions(state: GameState, seat: int, info: V.DefInfo, out: list) ->
             if limit is not None and card.upgrades < limit:
                 continue  # _pay_reason's NOT_ENOUGH_UPGRADES (the commonest), without the call
             if _pay_reason(state, seat, card, credits) is None:
-                out.append(Action.cached("pay", "card", card.id))
+                out.append(_PAY[card.id] or _made(_PAY, card.id, "pay"))
         else:
             for i in activated[card.code]:
                 if R.can_activate(state, seat, card, i):
@@ -852,7 +887,8 @@ def _base_actions(state: GameState, seat: int, info: V.DefInfo, out: list) -> No
     if state.cost_mods or "upgrade" in info.cost_actions:
         cost = V.action_cost(state, seat, "upgrade", UPGRADE_COST)
     if cost <= state.players[seat].credits:
-        out += map(_UPGRADE.__getitem__, can_buy)
+        table = _UPGRADE
+        out += [table[c] or _made(table, c, "upgrade") for c in can_buy]
     if upgraded:
         out += _cash_actions(state, seat, upgraded)
 
@@ -864,14 +900,18 @@ def _cash_actions(state: GameState, seat: int, upgraded: list[int]) -> list:
     rows = _CASH_ROWS
     found: list = []
     n = len(upgraded)
+    last = upgraded[-1]  # the largest b of every row read here
     for i in range(n):
         a = upgraded[i]
         row = rows[a]
+        if len(row) <= last:
+            row.extend([None] * (last + 1 - len(row)))
         if cards[a].upgrades >= 2:
-            found.append(row[a])
+            found.append(row[a] or _cash(row, a, a))
         # an index loop: compiled, no slice, itemgetter or tuple per base (a few bases)
         for j in range(i + 1, n):
-            found.append(row[upgraded[j]])
+            b = upgraded[j]
+            found.append(row[b] or _cash(row, a, b))
     return found
 
 

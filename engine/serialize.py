@@ -181,8 +181,9 @@ def clone(state: GameState) -> GameState:
     rest of the JSON part are copied whole by ``marshal`` (C code: plain dicts, lists and
     scalars only, which is what a state holds: it dumps to JSON)."""
     # the table's slots copied as they are (free ones too), a card per slot: the list typed
-    # with its free slots (CardTable) and read with list's own iterator (the table's yields ids)
-    old: list[CardInstance | None] = state.cards  # type: ignore[assignment]
+    # with its free slots (CardTable), read through a plain copy (list's slice: the table's
+    # own iterator yields ids; compiled, a typed list is looped over natively)
+    old: list[CardInstance | None] = state.cards[:]  # type: ignore[assignment]
     cards = CardTable()
     slots: list[CardInstance | None] = cards  # type: ignore[assignment]
     slots.extend(
@@ -210,7 +211,7 @@ def clone(state: GameState) -> GameState:
                 [g.copy() for g in c.grants] if c.grants else [],
                 c.x,
             )
-            for c in list.__iter__(old)
+            for c in old
         ]
     )
     cards.live = card_count(state)
