@@ -633,7 +633,7 @@ _PAY: Final[list[Action | None]] = []
 _CASH_ROWS: Final[list[list[Action | None]]] = []
 _BY_ID: Final = (_UPGRADE, _PLACE_SURFACE, _PLACE_CANTEEN, _ATTACK_CREW, _ATTACK_BASE, _PLAY, _PAY)
 _PLACE_SHIP: Final = _Shared(
-    lambda k: Action.cached("place", "card", k[0], "ship", k[1], "to", "ship")
+    lambda k: Action("place", (("card", k[0]), ("ship", k[1]), ("to", "ship")))
 )
 
 
@@ -646,10 +646,15 @@ def _fit_tables(next_id: int) -> None:
         _CASH_ROWS.append([])
 
 
-def _made(table: list[Action | None], cid: int, kind: str, *rest: str) -> Action:
-    """The Action `kind` naming card `cid` (and `rest`: more keys and values, sorted after
-    "card"), made and kept in `table` (an id table, fitted)."""
-    action = Action.cached(kind, "card", cid, *rest)
+def _made(
+    table: list[Action | None], cid: int, kind: str, key: str = "", value: str = ""
+) -> Action:
+    """The Action `kind` naming card `cid` (and `key` = `value` if given: a key sorted after
+    "card"), made and kept in `table` (an id table, fitted). Made directly, not through
+    Action.cached: the table is the cache, and most ids are new to it (its key tuple would
+    only be built to miss); an equal Action elsewhere need not be the same object."""
+    params: tuple = (("card", cid),) if not key else (("card", cid), (key, value))
+    action = Action(kind, params)
     table[cid] = action
     return action
 

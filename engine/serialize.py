@@ -180,40 +180,34 @@ def clone(state: GameState) -> GameState:
     ruleset are shared (read-only, as ``load`` shares them); the frames, the chain and the
     rest of the JSON part are copied whole by ``marshal`` (C code: plain dicts, lists and
     scalars only, which is what a state holds: it dumps to JSON)."""
-    # the table's slots copied as they are (free ones too), a card per slot: the list typed
-    # with its free slots (CardTable), read through a plain copy (list's slice: the table's
-    # own iterator yields ids; compiled, a typed list is looped over natively)
-    old: list[CardInstance | None] = state.cards[:]  # type: ignore[assignment]
+    # the table's slots copied as they are (free ones too: the same ids), a new card in each
+    # slot that holds one (the free slots, most of them late in a game, skipped by filter in C)
+    old: list[CardInstance | None] = state.cards  # type: ignore[assignment]
+    slots: list[CardInstance | None] = [None] * len(old)  # a plain list: filled faster
+    for c in filter(None, list.__iter__(old)):
+        slots[c.id] = CardInstance(
+            c.id,
+            c.code,
+            c.owner,
+            c.controller,
+            c.zone,
+            c.face_up,
+            c.paid,
+            c.orientation,
+            c.damage,
+            c.upgrades,
+            c.bought,
+            c.slot,
+            c.attached_to,
+            c.attachments.copy(),
+            c.boarded,
+            c.hit,
+            [m.copy() for m in c.mods] if c.mods else [],
+            [g.copy() for g in c.grants] if c.grants else [],
+            c.x,
+        )
     cards = CardTable()
-    slots: list[CardInstance | None] = cards  # type: ignore[assignment]
-    slots.extend(
-        [
-            None
-            if c is None
-            else CardInstance(
-                c.id,
-                c.code,
-                c.owner,
-                c.controller,
-                c.zone,
-                c.face_up,
-                c.paid,
-                c.orientation,
-                c.damage,
-                c.upgrades,
-                c.bought,
-                c.slot,
-                c.attached_to,
-                c.attachments.copy(),
-                c.boarded,
-                c.hit,
-                [m.copy() for m in c.mods] if c.mods else [],
-                [g.copy() for g in c.grants] if c.grants else [],
-                c.x,
-            )
-            for c in old
-        ]
-    )
+    cards.extend(slots)  # type: ignore[arg-type]  # with its free slots
     cards.live = card_count(state)
     players = [
         PlayerState(
