@@ -853,8 +853,14 @@ def _candidates(state: GameState, seat: int, info: V.DefInfo) -> list[CardInstan
         return found
     ships = [state.cards[c] for c in player.hangar]  # only here: most calls keep the list
     found = _find_candidates(state, player, ships, info)
-    zones = list(player.hangar), list(player.surface), list(player.canteen)
-    state.candidates[seat] = (state.card_epoch, info, *zones, found)
+    state.candidates[seat] = (
+        state.card_epoch,
+        info,
+        list(player.hangar),
+        list(player.surface),
+        list(player.canteen),
+        found,
+    )
     return found
 
 
@@ -864,23 +870,20 @@ def _find_candidates(
     """_candidates, computed: one look at each card in play."""
     types = info.main_pay  # the type, or None where _pay_reason refuses by definition
     activated = info.activated
-    getcard = state.cards.__getitem__
+    cards = state.cards  # read by index: compiled, a list item (a bound __getitem__ is a call)
     found = []
     for ship in ships:
         if ship.code in activated if ship.paid else types[ship.code] == ship.slot:
             found.append(ship)
-        if ship.attachments:
-            found += [
-                c
-                for c in map(getcard, ship.attachments)
-                if (c.code in activated if c.paid else types[c.code] == c.slot)
-            ]
+        for a in ship.attachments:
+            c = cards[a]
+            if c.code in activated if c.paid else types[c.code] == c.slot:
+                found.append(c)
     for zone in (player.surface, player.canteen):
-        found += [
-            c
-            for c in map(getcard, zone)
-            if (c.code in activated if c.paid else types[c.code] == c.slot)
-        ]
+        for i in zone:
+            c = cards[i]
+            if c.code in activated if c.paid else types[c.code] == c.slot:
+                found.append(c)
     return found
 
 
@@ -945,17 +948,17 @@ def _bases_changed(state: GameState, seat: int, *changed: CardInstance) -> None:
     ``state.upgrade_epoch``; if `seat`'s kept base lists were up to date, keep them for
     the new epoch, with those bases put in or taken out where they moved (new lists: a
     caller may still hold the old ones; most upgrades move none)."""
-    kept: Any = state.base_lists.get(seat)
+    kept = state.base_lists.get(seat)
     up_to_date = (
         kept is not None
         and kept[0] == state.upgrade_epoch
         and kept[1] == state.players[seat].surface
     )
     state.upgrade_epoch += 1
-    if not up_to_date:
+    if kept is None or not up_to_date:
         return
-    can_buy: list[int] = kept[2]  # typed: the compiled build reads them directly
-    upgraded: list[int] = kept[3]
+    can_buy = kept[2]
+    upgraded = kept[3]
     for card in changed:
         cid = card.id
         if (card.bought < MAX_BOUGHT_UPGRADES) != (cid in can_buy):

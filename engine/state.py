@@ -291,11 +291,16 @@ class GameState:
     # bumped by every change of zone, slot, paid flag or ship of a card in play (move, board,
     # unboard, payment): engine.game keeps each seat's pay/activate candidates meanwhile
     card_epoch: int = field(default=0, init=False, repr=False, compare=False)
-    candidates: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    # (element types: compiled, a kept entry's fields are read and compared natively)
+    candidates: "dict[int, tuple[int, object, list[int], list[int], list[int], list[CardInstance]]]" = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
     # bumped by every change of a card's upgrades or upgrades bought this turn: engine.game
     # keeps each seat's upgradable and upgraded bases while it and the surface stand still
     upgrade_epoch: int = field(default=0, init=False, repr=False, compare=False)
-    base_lists: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    base_lists: dict[int, tuple[int, list[int], list[int], list[int]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
     # bumped by every change of a card's damage or modifiers: with card_epoch and the hangars,
     # engine.ops.check_state knows when every ship still has the armour it had (`armoured`)
     armour_epoch: int = field(default=0, init=False, repr=False, compare=False)
