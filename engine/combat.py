@@ -514,12 +514,12 @@ class Combat(Handler):
         out = []
         for ship in ships:
             for target in targets:
-                out.append(Action.make("fire", ship=ship.id, target=target.id))
+                out.append(Action.cached("fire", "ship", ship.id, "target", target.id))
             kws = V.keywords(state, ship)
             if "stealth" in kws and seat == combat["attacker"]:
-                out.append(Action.make("stealth", ship=ship.id))
+                out.append(Action.cached("stealth", "ship", ship.id))
             if can_heavy_weapons(state, ship):
-                out.append(Action.make("heavy_weapons", ship=ship.id))
+                out.append(Action.cached("heavy_weapons", "ship", ship.id))
         out.append(PASS)
         return out
 
@@ -839,10 +839,10 @@ class Shot(Handler):
             if not state.ruleset.simplified_combat:  # R 17.2.2: no returning fire
                 out.append(Action.make("return_fire"))
             if can_heavy_weapons(state, target):  # AMB-27: also when targeted
-                out.append(Action.make("heavy_weapons", ship=target.id))
+                out.append(Action.cached("heavy_weapons", "ship", target.id))
         combat = state.combat
         if "stealth" in V.keywords(state, target) and target.controller == combat["attacker"]:
-            out.append(Action.make("stealth", ship=target.id))  # R 13.6, AMB-26, AMB-29
+            out.append(Action.cached("stealth", "ship", target.id))  # R 13.6, AMB-26, AMB-29
         return out
 
     def act(self, state: GameState, frame: dict, action: Action, ev: list):
