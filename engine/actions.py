@@ -149,7 +149,9 @@ class Action:
         return action
 
     def get(self, key: str, default: Any = None) -> Any:
-        for k, v in self.params:
+        # typed pairs: compiled, the keys are read and compared natively (read at most decisions)
+        params: tuple[tuple[str, Any], ...] = self.params
+        for k, v in params:
             if k is key or k == key:  # the keys are mostly the same interned strings
                 return v
         return default

@@ -26,13 +26,13 @@ from .flow import (
     wait,
 )
 from .resolve import _needs, announce_payment, expire, expire_cards, open_window
-from .state import CardInstance, GameState, mark, marked_cards, next_seat
+from .state import CardInstance, GameState, get_card, mark, marked_cards, next_seat
 
 # --- helpers -----------------------------------------------------------------------------
 
 
 def in_hangar(state: GameState, cid, seat=None) -> CardInstance | None:
-    card = state.cards.get(cid)
+    card = get_card(state, cid)
     if card is None or card.zone != "hangar" or card.attached_to is not None:
         return None
     if seat is not None and card.controller != seat:
@@ -48,10 +48,9 @@ def participants(state: GameState, seat: int) -> list[CardInstance]:
     """The cards of `seat`'s side of the combat still in its hangar as ships (``in_hangar``
     of each, written out: this runs at every step of a combat)."""
     combat: dict = state.combat
-    cards = state.cards
     out: list[CardInstance] = []
     for cid in combat["attackers"] if seat == combat["attacker"] else combat["defenders"]:
-        card = cards.get(cid)
+        card = get_card(state, cid)
         if (
             card is not None
             and card.zone == "hangar"
@@ -135,7 +134,7 @@ class ToTrash(Handler):
 
     def run(self, state: GameState, frame: dict, ev: list):
         pop(state, frame)
-        card = state.cards.get(frame["card"])
+        card = get_card(state, frame["card"])
         if card is not None and card.zone == "surface":
             ops.relocate(state, card, "trash", ev, "resolved", face_up=True)
 
@@ -358,7 +357,7 @@ class Combat(Handler):
         if action in self.legal(state, frame):
             return None
         if action.kind == "pay":
-            card = state.cards.get(action.get("card"))
+            card = get_card(state, action.get("card"))
             if (
                 card is not None
                 and V.card_cost(state, card.controller, card)
@@ -515,12 +514,12 @@ class Combat(Handler):
         out = []
         for ship in ships:
             for target in targets:
-                out.append(Action.make("fire", ship=ship.id, target=target.id))
+                out.append(Action.cached("fire", "ship", ship.id, "target", target.id))
             kws = V.keywords(state, ship)
             if "stealth" in kws and seat == combat["attacker"]:
-                out.append(Action.make("stealth", ship=ship.id))
+                out.append(Action.cached("stealth", "ship", ship.id))
             if can_heavy_weapons(state, ship):
-                out.append(Action.make("heavy_weapons", ship=ship.id))
+                out.append(Action.cached("heavy_weapons", "ship", ship.id))
         out.append(PASS)
         return out
 
@@ -840,10 +839,10 @@ class Shot(Handler):
             if not state.ruleset.simplified_combat:  # R 17.2.2: no returning fire
                 out.append(Action.make("return_fire"))
             if can_heavy_weapons(state, target):  # AMB-27: also when targeted
-                out.append(Action.make("heavy_weapons", ship=target.id))
+                out.append(Action.cached("heavy_weapons", "ship", target.id))
         combat = state.combat
         if "stealth" in V.keywords(state, target) and target.controller == combat["attacker"]:
-            out.append(Action.make("stealth", ship=target.id))  # R 13.6, AMB-26, AMB-29
+            out.append(Action.cached("stealth", "ship", target.id))  # R 13.6, AMB-26, AMB-29
         return out
 
     def act(self, state: GameState, frame: dict, action: Action, ev: list):
@@ -1129,12 +1128,12 @@ class Bombard(Handler):
                     else:
                         ask(state, dfn, "discard", list(centre), "c", n=1)
             elif kind == "crew":  # R 11.4.5.4, AMB-48
-                card = state.cards.get(target["card"])
+                card = get_card(state, target["card"])
                 if card is not None and card.zone == "canteen" and total >= 2:
                     ops.destroy(state, card, ev, "bombardment")
                     frame["success"] = True
             elif kind == "base":
-                card = state.cards.get(target["card"])
+                card = get_card(state, target["card"])
                 if card is None or card.zone != "surface":
                     return
                 if not card.paid:  # R 11.4.5.5
@@ -1158,14 +1157,14 @@ class Bombard(Handler):
             frame["success"] = True
             frame["step"] = "after"
         elif step == "trap":
-            card = state.cards.get(combat["target"]["card"])
+            card = get_card(state, combat["target"]["card"])
             if card is None or card.zone != "surface":
                 frame["step"] = "after"
                 return
             wait(frame, dfn, "trap")
         elif step == "trap_paid":  # AMB-14 (b): a neutralised payment leaves the trap unpaid
             frame["step"] = "after"
-            card = state.cards.get(combat["target"]["card"])
+            card = get_card(state, combat["target"]["card"])
             if card is not None and card.zone == "surface" and not card.paid:
                 ops.destroy(state, card, ev, "bombardment")
                 frame["success"] = True

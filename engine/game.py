@@ -37,10 +37,12 @@ from .rng import Rng
 from .ruleset import DEFAULT, Ruleset
 from .state import (
     CardInstance,
+    CardTable,
     GameState,
     PlayerState,
     cards_in_play,
     clockwise,
+    get_card,
     in_play_list,
     new_id,
     new_table,
@@ -111,11 +113,12 @@ def new_game(
     for colony in colonies:
         for d in colony:
             defs.setdefault(d["code"], d)
+    cards = CardTable()
     state = GameState(
         ruleset=ruleset,
         defs=defs,
         players=[PlayerState(seat, names[seat]) for seat in range(len(colonies))],
-        cards={},
+        cards=cards,
         rng=Rng.from_seed(seed),
         table=new_table(len(colonies)) if len(colonies) > 2 else None,
     )
@@ -124,7 +127,7 @@ def new_game(
             card = CardInstance(
                 id=new_id(state), code=d["code"], owner=seat, controller=seat, zone="colony"
             )
-            state.cards[card.id] = card
+            cards.add(card)
             state.players[seat].colony.append(card.id)
     push(state, {"kind": "turns"})
     push(state, {"kind": "setup", "step": "shuffle", "start": starting_player})
@@ -347,7 +350,7 @@ class Turn(Handler):
     @staticmethod
     def _return_control(state: GameState, ev: list):
         for cid, original in state.control:
-            ship = state.cards.get(cid)
+            ship = get_card(state, cid)
             if ship is None or ship.zone != "hangar" or ship.attached_to is not None:
                 continue
             if ship.controller == original:
@@ -391,14 +394,14 @@ register(Turn)
 
 
 def _own_centre(state: GameState, seat: int, cid):
-    card = state.cards.get(cid)
+    card = get_card(state, cid)
     if card is None or card.zone != "centre" or card.owner != seat:
         return None
     return card
 
 
 def _own_in_play(state: GameState, seat: int, cid, zone=None):
-    card = state.cards.get(cid)
+    card = get_card(state, cid)
     if card is None or card.zone not in ("surface", "canteen", "hangar") or card.controller != seat:
         return None
     if zone is not None and card.zone != zone:
@@ -507,7 +510,7 @@ def check_main(state: GameState, seat: int, action: Action, statics=None) -> str
             return "NOT_A_NEIGHBOUR"  # R 17.1.2
         target = action.get("target")
         if target in ("crew", "base"):
-            card = state.cards.get(action.get("card"))
+            card = get_card(state, action.get("card"))
             zone = "canteen" if target == "crew" else "surface"
             if card is None or card.zone != zone or card.controller != defender:
                 return "BAD_TARGET"
@@ -594,10 +597,8 @@ def _pay_reason(state: GameState, seat: int, card: CardInstance, credits, static
 
 
 class _Shared(dict):
-    """Shared immutable main-phase actions by card id (or other key), made on first use
-    (``__missing__``). The lists are long and rebuilt at every main-phase decision, so they
-    are filled with ``map(table.__getitem__, ids)``: a C-level lookup per action instead of
-    a bytecode ``get``-or-make per action. Bounded: card ids grow during a game."""
+    """Shared immutable main-phase actions by a key other than one card id (a card and a
+    ship), made on first use (``__missing__``). Bounded: card ids grow during a game."""
 
     __slots__ = ("make",)
 
@@ -612,25 +613,62 @@ class _Shared(dict):
         return action
 
 
-_UPGRADE: Final = _Shared(lambda cid: Action.cached("upgrade", "card", cid))
-_PLACE_SURFACE: Final = _Shared(lambda cid: Action.cached("place", "card", cid, "to", "surface"))
-_PLACE_CANTEEN: Final = _Shared(lambda cid: Action.cached("place", "card", cid, "to", "canteen"))
+# card id -> the shared main-phase Action of one kind naming that card, None until made:
+# lists indexed by id (ids are small ints, ~1,200 by a game's end), so the compiled build
+# reads an action as a list item where a dict look-up hashed the id (issue 18). main_actions
+# first fits every table to the state's ids (_fit_tables), so a read is
+# ``table[cid] or _made(table, cid, ...)`` (list's own C code in the pure build, as the dict's
+# was). Shared by every game: an Action is a value.
+_UPGRADE: Final[list[Action | None]] = []
+_PLACE_SURFACE: Final[list[Action | None]] = []
+_PLACE_CANTEEN: Final[list[Action | None]] = []
+_ATTACK_CREW: Final[list[Action | None]] = []
+_ATTACK_BASE: Final[list[Action | None]] = []
+_PLAY: Final[list[Action | None]] = []
+_PAY: Final[list[Action | None]] = []
+# base a -> base b -> cash a, b: a row per first base (empty until a is cashed; a row is
+# grown to the largest b it is read with). The Actions are made here, not through
+# Action.cached: most pairs are new (a base's id is drawn afresh when it is placed), and its
+# key tuple would only be built to miss
+_CASH_ROWS: Final[list[list[Action | None]]] = []
+_BY_ID: Final = (_UPGRADE, _PLACE_SURFACE, _PLACE_CANTEEN, _ATTACK_CREW, _ATTACK_BASE, _PLAY, _PAY)
 _PLACE_SHIP: Final = _Shared(
-    lambda k: Action.cached("place", "card", k[0], "ship", k[1], "to", "ship")
+    lambda k: Action("place", (("card", k[0]), ("ship", k[1]), ("to", "ship")))
 )
-_ATTACK_CREW: Final = _Shared(lambda cid: Action.cached("attack", "card", cid, "target", "crew"))
-_ATTACK_BASE: Final = _Shared(lambda cid: Action.cached("attack", "card", cid, "target", "base"))
 
 
-# base a -> {base b -> cash a, b}: a row per first base, so the pairs of a are one map. The
-# Actions are made here, not through Action.cached: most pairs are new (a base's id is drawn
-# afresh when it is placed), and its key tuple would only be built to miss
-def _cash_row(a: int) -> "_Shared":
-    return _Shared(lambda b: Action("cash", (("a", a), ("b", b))))
+def _fit_tables(next_id: int) -> None:
+    """Every id table as long as a state whose next id is `next_id` needs."""
+    for table in _BY_ID:
+        if len(table) < next_id:
+            table.extend([None] * (next_id - len(table)))
+    while len(_CASH_ROWS) < next_id:
+        _CASH_ROWS.append([])
 
 
-_CASH_ROWS: Final = _Shared(_cash_row)
-_SHARED: Final = (_UPGRADE, _PLACE_SURFACE, _PLACE_CANTEEN, _PLACE_SHIP, _ATTACK_CREW, _ATTACK_BASE)
+def _made(
+    table: list[Action | None], cid: int, kind: str, key: str = "", value: str = ""
+) -> Action:
+    """The Action `kind` naming card `cid` (and `key` = `value` if given: a key sorted after
+    "card"), made and kept in `table` (an id table, fitted). Made directly, not through
+    Action.cached: the table is the cache, and most ids are new to it (its key tuple would
+    only be built to miss); an equal Action elsewhere need not be the same object."""
+    params: tuple = (("card", cid),) if not key else (("card", cid), (key, value))
+    action = Action(kind, params)
+    table[cid] = action
+    return action
+
+
+def _cash(row: list[Action | None], a: int, b: int) -> Action:
+    """cash a, b, made and kept in a's row (grown to b)."""
+    if len(row) <= b:
+        row.extend([None] * (b + 1 - len(row)))
+    action = row[b]
+    if action is None:
+        action = row[b] = Action("cash", (("a", a), ("b", b)))
+    return action
+
+
 _END_TURN: Final = Action.make("end_turn")
 _DRAW: Final = Action.make("draw")
 _SEARCH: Final = Action.make("search")
@@ -655,6 +693,8 @@ def main_actions(state: GameState, seat: int) -> list:
     else:
         info = V.state_info(state)
     # costs look the static abilities up only where some static of the game may apply
+    if len(_UPGRADE) < state.next_id:
+        _fit_tables(state.next_id)  # every id of this state has its slot in the id tables
     out = [_END_TURN]
     if player.centre:
         _centre_actions(state, seat, info, out)
@@ -720,12 +760,15 @@ _ATTACKS_KEPT: Final[list] = [(None, None, [])]
 def _attacks_on(canteen: list, surface: list) -> list:
     """The attacks on these crew cards, then on these bases (read only). The opponent's
     crew and bases seldom change within a turn: the last list is kept while both id lists
-    stay equal (two C-level list comparisons instead of a look-up per target)."""
+    stay equal (two C-level list comparisons instead of a look-up per target). The id tables
+    are fitted to these ids (main_actions: _fit_tables)."""
     kept = _ATTACKS_KEPT[0]
     if kept[0] == canteen and kept[1] == surface:
         return kept[2]
-    attacks = list(map(_ATTACK_CREW.__getitem__, canteen))
-    attacks += map(_ATTACK_BASE.__getitem__, surface)
+    crew = _ATTACK_CREW
+    base = _ATTACK_BASE
+    attacks = [crew[c] or _made(crew, c, "attack", "target", "crew") for c in canteen]
+    attacks += [base[c] or _made(base, c, "attack", "target", "base") for c in surface]
     _ATTACKS_KEPT[0] = (list(canteen), list(surface), attacks)  # copies: zones change in place
     return attacks
 
@@ -752,16 +795,16 @@ def _centre_actions(state: GameState, seat: int, info: V.DefInfo, out: list) -> 
             if V.card_cost(state, seat, card) <= credits and (
                 not limit_on_play or hangar_total + V.hangar_size(state, card) <= rules.hangar_limit
             ):
-                out.append(Action.cached("play", "card", cid))
+                out.append(_PLAY[cid] or _made(_PLAY, cid, "play"))
         elif t == "event" or (
             t == "interrupt" and defs[card.code]["subtype"] in R.WINDOW_SUBTYPES["main"]
         ):
             if R.can_play_card(state, seat, card):
-                out.append(Action.cached("play", "card", cid))
+                out.append(_PLAY[cid] or _made(_PLAY, cid, "play"))
         if t == "base" or any_surface:
-            out.append(_PLACE_SURFACE[cid])
+            out.append(_PLACE_SURFACE[cid] or _made(_PLACE_SURFACE, cid, "place", "to", "surface"))
         if t == "crew" or any_canteen:
-            out.append(_PLACE_CANTEEN[cid])
+            out.append(_PLACE_CANTEEN[cid] or _made(_PLACE_CANTEEN, cid, "place", "to", "canteen"))
         if t == "armament" or any_ship:
             out += [_PLACE_SHIP[cid, sid] for sid in open_ships]
 
@@ -778,7 +821,7 @@ def _in_play_actions(state: GameState, seat: int, info: V.DefInfo, out: list) ->
             if limit is not None and card.upgrades < limit:
                 continue  # _pay_reason's NOT_ENOUGH_UPGRADES (the commonest), without the call
             if _pay_reason(state, seat, card, credits) is None:
-                out.append(Action.cached("pay", "card", card.id))
+                out.append(_PAY[card.id] or _made(_PAY, card.id, "pay"))
         else:
             for i in activated[card.code]:
                 if R.can_activate(state, seat, card, i):
@@ -810,8 +853,14 @@ def _candidates(state: GameState, seat: int, info: V.DefInfo) -> list[CardInstan
         return found
     ships = [state.cards[c] for c in player.hangar]  # only here: most calls keep the list
     found = _find_candidates(state, player, ships, info)
-    zones = list(player.hangar), list(player.surface), list(player.canteen)
-    state.candidates[seat] = (state.card_epoch, info, *zones, found)
+    state.candidates[seat] = (
+        state.card_epoch,
+        info,
+        list(player.hangar),
+        list(player.surface),
+        list(player.canteen),
+        found,
+    )
     return found
 
 
@@ -821,23 +870,20 @@ def _find_candidates(
     """_candidates, computed: one look at each card in play."""
     types = info.main_pay  # the type, or None where _pay_reason refuses by definition
     activated = info.activated
-    getcard = state.cards.__getitem__
+    cards = state.cards  # read by index: compiled, a list item (a bound __getitem__ is a call)
     found = []
     for ship in ships:
         if ship.code in activated if ship.paid else types[ship.code] == ship.slot:
             found.append(ship)
-        if ship.attachments:
-            found += [
-                c
-                for c in map(getcard, ship.attachments)
-                if (c.code in activated if c.paid else types[c.code] == c.slot)
-            ]
+        for a in ship.attachments:
+            c = cards[a]
+            if c.code in activated if c.paid else types[c.code] == c.slot:
+                found.append(c)
     for zone in (player.surface, player.canteen):
-        found += [
-            c
-            for c in map(getcard, zone)
-            if (c.code in activated if c.paid else types[c.code] == c.slot)
-        ]
+        for i in zone:
+            c = cards[i]
+            if c.code in activated if c.paid else types[c.code] == c.slot:
+                found.append(c)
     return found
 
 
@@ -849,7 +895,8 @@ def _base_actions(state: GameState, seat: int, info: V.DefInfo, out: list) -> No
     if state.cost_mods or "upgrade" in info.cost_actions:
         cost = V.action_cost(state, seat, "upgrade", UPGRADE_COST)
     if cost <= state.players[seat].credits:
-        out += map(_UPGRADE.__getitem__, can_buy)
+        table = _UPGRADE
+        out += [table[c] or _made(table, c, "upgrade") for c in can_buy]
     if upgraded:
         out += _cash_actions(state, seat, upgraded)
 
@@ -861,14 +908,18 @@ def _cash_actions(state: GameState, seat: int, upgraded: list[int]) -> list:
     rows = _CASH_ROWS
     found: list = []
     n = len(upgraded)
+    last = upgraded[-1]  # the largest b of every row read here
     for i in range(n):
         a = upgraded[i]
         row = rows[a]
+        if len(row) <= last:
+            row.extend([None] * (last + 1 - len(row)))
         if cards[a].upgrades >= 2:
-            found.append(row[a])
+            found.append(row[a] or _cash(row, a, a))
         # an index loop: compiled, no slice, itemgetter or tuple per base (a few bases)
         for j in range(i + 1, n):
-            found.append(row[upgraded[j]])
+            b = upgraded[j]
+            found.append(row[b] or _cash(row, a, b))
     return found
 
 
@@ -897,17 +948,17 @@ def _bases_changed(state: GameState, seat: int, *changed: CardInstance) -> None:
     ``state.upgrade_epoch``; if `seat`'s kept base lists were up to date, keep them for
     the new epoch, with those bases put in or taken out where they moved (new lists: a
     caller may still hold the old ones; most upgrades move none)."""
-    kept: Any = state.base_lists.get(seat)
+    kept = state.base_lists.get(seat)
     up_to_date = (
         kept is not None
         and kept[0] == state.upgrade_epoch
         and kept[1] == state.players[seat].surface
     )
     state.upgrade_epoch += 1
-    if not up_to_date:
+    if kept is None or not up_to_date:
         return
-    can_buy: list[int] = kept[2]  # typed: the compiled build reads them directly
-    upgraded: list[int] = kept[3]
+    can_buy = kept[2]
+    upgraded = kept[3]
     for card in changed:
         cid = card.id
         if (card.bought < MAX_BOUGHT_UPGRADES) != (cid in can_buy):

@@ -35,7 +35,7 @@ from .actions import SCHEMA, Action, parse_action
 from .game import Pending, pending  # noqa: F401  (re-exported for tests)
 from .rng import Rng
 from .ruleset import DEFAULT, Ruleset
-from .state import CardInstance, GameState, PlayerState, new_id, new_table
+from .state import CardInstance, CardTable, GameState, PlayerState, new_id, new_table
 
 ZONE_ORDER = ("colony", "centre", "surface", "canteen", "hangar", "trash", "wasteland")
 
@@ -107,7 +107,7 @@ def parse(text: str, cards, ruleset: Ruleset = DEFAULT) -> GameState:
         ruleset=ruleset,
         defs={},
         players=[PlayerState(seat, name) for seat, name in enumerate(names)],
-        cards={},
+        cards=CardTable(),
         rng=Rng.from_seed(header.get("seed", "notation")),
         table=new_table(len(names)) if len(names) > 2 else None,
     )
@@ -162,7 +162,7 @@ def _add(state, index, seat, zone, item, ship):
         card = CardInstance(
             id=new_id(state), code=d["code"], owner=seat, controller=seat, zone=zone
         )
-        state.cards[card.id] = card
+        state.cards.add(card)
         in_play = zone in ("surface", "canteen", "hangar")
         card.face_up = zone in ("trash",) or (in_play and "down" not in flags)
         card.paid = in_play and "down" not in flags

@@ -36,6 +36,7 @@ from .state import (
     CardInstance,
     GameState,
     clockwise,
+    get_card,
     in_play_list,
     live_seats,
     mark,
@@ -48,7 +49,7 @@ from .state import (
 
 
 def _src(state: GameState, ctx):
-    return state.cards.get(ctx["src"]) if ctx.get("src") is not None else None
+    return get_card(state, ctx["src"]) if ctx.get("src") is not None else None
 
 
 def _opp(state: GameState, ctx) -> int:
@@ -85,7 +86,7 @@ def targeted(eff: dict) -> bool:
 
 
 def alive(state: GameState, cid) -> bool:
-    card = state.cards.get(cid)
+    card = get_card(state, cid)
     return card is not None and (card.zone in IN_PLAY or card.zone == "chain")
 
 
@@ -247,7 +248,7 @@ def _discard_from_centre(state: GameState, frame: dict, eff, path, ev: list):
                     ask(state, chooser, "discard", list(centre), f"d{step}", n=k)
                     return False
         for cid in picked or ():
-            card = state.cards.get(cid)
+            card = get_card(state, cid)
             if card is not None and card.zone == "centre":
                 ops.relocate(state, card, "wasteland", ev, "discard")
         step += 1
@@ -345,7 +346,7 @@ def _destroy(state: GameState, frame: dict, eff, path, ev: list):
     if ids is None:
         return False
     for cid in ids:
-        card = state.cards.get(cid)
+        card = get_card(state, cid)
         if card is not None:
             ops.destroy(state, card, ev, frame["ctx"]["code"] or "destroy")
     return True
@@ -358,7 +359,7 @@ def _deal_damage(state: GameState, frame: dict, eff, path, ev: list):
         return False
     n = amount(state, frame["ctx"], eff["amount"])
     for cid in ids:
-        card = state.cards.get(cid)
+        card = get_card(state, cid)
         if card is not None:
             ops.deal_damage(state, card, n, ev, frame["ctx"]["code"] or "effect")
     ops.check_state(state, ev)
@@ -388,7 +389,7 @@ def _neutralize(state: GameState, frame: dict, eff, path, ev: list):
     if ids is None:
         return False
     for cid in ids:
-        card = state.cards.get(cid)
+        card = get_card(state, cid)
         if card is not None and card.zone == "chain":
             ops.relocate(state, card, "trash", ev, "neutralized", face_up=True)
         elif card is not None:
@@ -864,7 +865,7 @@ def announce_payment(
 def finish_payment(state: GameState, entry, ev: list) -> None:
     """The payment resolves: the card is paid (X locked for a base, R 4.5.5 / AMB-17);
     a research or trap base acts and goes to the trash (R 4.5.8, AMB-16)."""
-    card = state.cards.get(entry["card"])
+    card = get_card(state, entry["card"])
     if card is None or card.zone not in IN_PLAY or card.paid:
         emit(ev, "lost_target", eid=entry["eid"], code=entry["code"])  # R 1.6
         return
@@ -1201,9 +1202,9 @@ class Resolve(Handler):
         frame["current"] = entry["eid"]
         emit(ev, "resolve", eid=entry["eid"], code=entry["code"], player=entry["ctrl"])
         if entry["kind"] == "ability":
-            source = state.cards.get(entry["source"])
+            source = get_card(state, entry["source"])
         else:
-            source = state.cards.get(entry["card"])
+            source = get_card(state, entry["card"])
         opp = entry.get("opp")
         for index, ability in abilities[::-1]:
             if not V.condition_ok(state, ability.get("condition"), source, entry["ctrl"], opp):
@@ -1226,7 +1227,7 @@ class Resolve(Handler):
         if entry in state.chain:
             state.chain.remove(entry)
         if entry["kind"] == "card":
-            card = state.cards.get(entry["card"])
+            card = get_card(state, entry["card"])
             if card is not None and card.zone == "chain":
                 ops.relocate(state, card, "trash", ev, "resolved", face_up=True)  # R 14.6
 

@@ -114,6 +114,7 @@ from .deck import MAX_COPIES_PER_NAME, name_key
 from .game import SEARCH_DEPTH, apply, legal_actions, pending
 from .rng import Rng
 from .serialize import clone, dump, load
+from .state import all_cards
 from .view import sees
 
 HIDDEN = "?"  # the code of a card whose identity the observer does not know
@@ -216,7 +217,7 @@ def observe(state, seat: int, pool=None) -> Observation:
     seen: list[Counter[str]] = [Counter() for _ in state.players]
     own: Counter[str] = Counter()
     defs = {d["code"]: d for d in pool}
-    for card in redacted.cards.values():
+    for card in all_cards(redacted):
         if card.owner == seat:
             own[card.code] += 1  # its own list: it built its deck
             defs[card.code] = state.defs[card.code]
@@ -361,7 +362,7 @@ def _by_position(state) -> list:
             for cid in getattr(player, zone):
                 order.append(state.cards[cid])
                 placed.add(cid)
-    order += [card for cid, card in sorted(state.cards.items()) if cid not in placed]
+    order += [card for card in all_cards(state) if card.id not in placed]  # in id order
     return order
 
 

@@ -14,7 +14,7 @@ from hashlib import blake2b
 from .game import apply, new_game
 from .rng import Rng
 from .ruleset import DEFAULT, Ruleset
-from .state import CardInstance, GameState, PlayerState
+from .state import CardInstance, CardTable, GameState, PlayerState, all_cards, card_count
 
 FORMAT = 2  # 2: cards as rows of CARD_FIELDS (1: a dict per card; still loaded)
 
@@ -74,7 +74,7 @@ def to_dict(state: GameState) -> dict:
         "ruleset": state.ruleset.to_dict(),
         "defs": state.defs,
         "players": [p.to_dict() for p in state.players],
-        "cards": [_card_row(c) for c in state.cards.values()],  # a list keeps the order
+        "cards": [_card_row(c) for c in all_cards(state)],  # a list keeps the order
         "rng": state.rng.to_dict(),
         "next_id": state.next_id,
         "turn": state.turn,
@@ -96,18 +96,18 @@ def from_dict(data: dict) -> GameState:
     fmt = data.get("format")
     if fmt not in (1, FORMAT):
         raise ValueError(f"unknown state format {fmt!r}")
-    cards = {}
+    cards = CardTable()
     if fmt == 1:
         for c in data["cards"]:
             card = CardInstance.from_dict(c)
-            cards[card.id] = card
+            cards.add(card)
     else:
         for row in data["cards"]:
             card = CardInstance(*row)
             card.attachments = list(card.attachments)
             card.mods = [list(m) for m in card.mods]
             card.grants = [list(g) for g in card.grants]
-            cards[card.id] = card
+            cards.add(card)
     return GameState(
         ruleset=Ruleset.from_dict(data["ruleset"]),
         defs=data["defs"],
@@ -180,9 +180,12 @@ def clone(state: GameState) -> GameState:
     ruleset are shared (read-only, as ``load`` shares them); the frames, the chain and the
     rest of the JSON part are copied whole by ``marshal`` (C code: plain dicts, lists and
     scalars only, which is what a state holds: it dumps to JSON)."""
-    cards = {}
-    for cid, c in state.cards.items():
-        cards[cid] = CardInstance(
+    # the table's slots copied as they are (free ones too: the same ids), a new card in each
+    # slot that holds one (the free slots, most of them late in a game, skipped by filter in C)
+    old: list[CardInstance | None] = state.cards  # type: ignore[assignment]
+    slots: list[CardInstance | None] = [None] * len(old)  # a plain list: filled faster
+    for c in filter(None, list.__iter__(old)):
+        slots[c.id] = CardInstance(
             c.id,
             c.code,
             c.owner,
@@ -203,6 +206,9 @@ def clone(state: GameState) -> GameState:
             [g.copy() for g in c.grants] if c.grants else [],
             c.x,
         )
+    cards = CardTable()
+    cards.extend(slots)  # type: ignore[arg-type]  # with its free slots
+    cards.live = card_count(state)
     players = [
         PlayerState(
             p.seat,

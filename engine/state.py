@@ -124,6 +124,106 @@ class CardInstance:
         )
 
 
+try:  # mypyc reads the decorator when it compiles; without mypy it is not needed (stdlib only)
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pragma: no cover
+
+    def mypyc_attr(*_args: object, **_attrs: object):  # type: ignore[no-redef,misc]
+        return lambda cls: cls
+
+
+@mypyc_attr(native_class=False)  # mypyc: a native class cannot derive from list
+class CardTable(list[CardInstance]):
+    """A game's cards by instance id: a dict's interface (``cards[cid]``, ``get``, ``in``,
+    ``values()``, ``items()``, iteration over the ids) over a list whose index is
+    the id. Ids are small ints handed out from 1 up (``new_id``), so the list is short (a
+    slot per id a game ever gave: ~1,200 by the end of a random game), and reading a card is a list index: in the
+    compiled build (engine/_build.py) a C array read where a dict look-up hashed the id
+    (issue 18: the int-keyed look-ups of ``state.cards`` were ~10 % of its time), in the
+    pure build list's own C code as a dict's was.
+
+    A slot whose id is gone (renumbered, ``drop``) holds None: reading it by index is a bug
+    (the compiled build raises TypeError there, where a dict raised KeyError); ``get`` and
+    ``in`` answer for such ids as a dict does. Cards come in through ``add``, never by
+    assignment past the end. ``values()`` and ``items()`` are in id order, which is the
+    order the dict kept (a card gets a fresh id only as the newest entry, _renumber).
+    ``len`` and a bare ``for`` are the list's in compiled code (mypyc reads a list's size
+    and items natively, past any override): the engine counts with ``live`` and loops over
+    ``values()`` or ``keys()``; the overridden iteration over ids is for Python callers.
+    """
+
+    __slots__ = ("live",)
+
+    def __init__(self, cards: "list[CardInstance] | dict[int, CardInstance] | None" = None):
+        super().__init__()
+        # the cards held (``len`` stays the list's, free slots included: in the compiled build
+        # a list's length is read natively and an override would not be called)
+        self.live = 0
+        if cards:
+            for card in cards.values() if isinstance(cards, dict) else cards:
+                self.add(card)
+
+    def add(self, card: CardInstance) -> None:
+        slots: list[CardInstance | None] = self  # type: ignore[assignment]  # see above
+        cid = card.id
+        short = cid + 1 - len(slots)
+        if short > 0:
+            slots.extend([None] * short)
+        elif slots[cid] is not None:
+            raise ValueError(f"card id {cid} is taken")
+        slots[cid] = card
+        self.live += 1
+
+    def drop(self, cid: int) -> None:
+        slots: list[CardInstance | None] = self  # type: ignore[assignment]
+        if self.get(cid) is None:
+            raise KeyError(cid)
+        slots[cid] = None
+        self.live -= 1
+
+    def __delitem__(self, cid) -> None:  # type: ignore[override]  # as a dict's: by id
+        self.drop(cid)
+
+    def get(self, cid: object, default: CardInstance | None = None) -> CardInstance | None:
+        # (`slots` typed with its free slots: a compiled read checks for None, not a card)
+        slots: list[CardInstance | None] = self  # type: ignore[assignment]
+        if isinstance(cid, int) and 0 <= cid < len(slots):
+            card = slots[cid]
+            if card is not None:
+                return card
+        return default
+
+    def __contains__(self, cid: object) -> bool:  # type: ignore[override]  # ids, as a dict
+        return self.get(cid) is not None
+
+    def values(self) -> list[CardInstance]:
+        # list's own iterator (the class's yields ids), the free slots (None) skipped in C
+        slots: list[CardInstance | None] = self  # type: ignore[assignment]
+        return list(filter(None, list.__iter__(slots)))
+
+    def items(self) -> list[tuple[int, CardInstance]]:
+        return [(c.id, c) for c in self.values()]
+
+    def keys(self) -> list[int]:
+        return [c.id for c in self.values()]
+
+    def __iter__(self):  # type: ignore[override]  # as a dict's: the ids
+        return iter(self.keys())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, dict):
+            return dict(self.items()) == other
+        return isinstance(other, CardTable) and self.items() == other.items()
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dict
+
+    def __repr__(self) -> str:
+        return f"CardTable({dict(self.items())!r})"
+
+
 @dataclass(slots=True)
 class PlayerState:
     seat: int
@@ -160,7 +260,10 @@ class GameState:
     ruleset: Ruleset
     defs: dict[str, dict]  # card code -> card definition (dicts shaped like the set files)
     players: list[PlayerState]
-    cards: dict[int, CardInstance]  # instance id -> CardInstance
+    # instance id -> CardInstance: a CardTable (a dict's interface over a list indexed by id),
+    # typed as the list it is so that compiled code reads a card as a list item (its free
+    # slots hold None: get_card, all_cards and card_count read the table as a table)
+    cards: list[CardInstance]
     rng: Rng
     next_id: int = 1
     turn: int = 0  # global game turn, 1 = the starting player's first turn (R 10.6)
@@ -188,11 +291,16 @@ class GameState:
     # bumped by every change of zone, slot, paid flag or ship of a card in play (move, board,
     # unboard, payment): engine.game keeps each seat's pay/activate candidates meanwhile
     card_epoch: int = field(default=0, init=False, repr=False, compare=False)
-    candidates: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    # (element types: compiled, a kept entry's fields are read and compared natively)
+    candidates: "dict[int, tuple[int, object, list[int], list[int], list[int], list[CardInstance]]]" = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
     # bumped by every change of a card's upgrades or upgrades bought this turn: engine.game
     # keeps each seat's upgradable and upgraded bases while it and the surface stand still
     upgrade_epoch: int = field(default=0, init=False, repr=False, compare=False)
-    base_lists: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    base_lists: dict[int, tuple[int, list[int], list[int], list[int]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
     # bumped by every change of a card's damage or modifiers: with card_epoch and the hangars,
     # engine.ops.check_state knows when every ship still has the armour it had (`armoured`)
     armour_epoch: int = field(default=0, init=False, repr=False, compare=False)
@@ -212,6 +320,30 @@ class GameState:
         if self.table is not None:
             raise AssertionError("no single opponent at a multiplayer table (R 17.1.3)")
         return 1 - seat
+
+
+def get_card(state: GameState, cid: object) -> CardInstance | None:
+    """``state.cards.get(cid)``: the card of that id, or None (no such id, an id gone, or not
+    an id at all), read as a list item (compiled: no call of the table's Python method)."""
+    slots: list[CardInstance | None] = state.cards  # type: ignore[assignment]  # CardTable
+    if isinstance(cid, int) and 0 <= cid < len(slots):
+        return slots[cid]
+    return None
+
+
+def all_cards(state: GameState) -> list[CardInstance]:
+    """``state.cards.values()``: every card of the game, in id order."""
+    # list's own iterator (the table's yields ids: a bare loop would be that one in Python),
+    # the free slots (None) skipped by filter in C
+    slots: list[CardInstance | None] = state.cards  # type: ignore[assignment]  # CardTable
+    return list(filter(None, list.__iter__(slots)))
+
+
+def card_count(state: GameState) -> int:
+    """How many cards the game has (the table's ``live``; its ``len`` counts free slots)."""
+    table: Any = state.cards
+    count: int = table.live
+    return count
 
 
 # --- the multiplayer table (R 17.1, AMB-44, AMB-54) --------------------------------------
@@ -334,10 +466,8 @@ def marked_cards(state: GameState) -> list[CardInstance]:
     only as the dict's newest entry, _renumber) when it was so at that first call."""
     marked = state.marked
     if marked is None:
-        cards = state.cards
-        found = [c for c in cards.values() if c.boarded or c.hit or c.mods or c.grants]
-        if list(cards) == sorted(cards):
-            state.marked = list(found)
+        found = [c for c in all_cards(state) if c.boarded or c.hit or c.mods or c.grants]
+        state.marked = list(found)  # values() are in id order (CardTable)
         return found
     by_id = {id(c): c for c in marked if c.boarded or c.hit or c.mods or c.grants}
     found = sorted(by_id.values(), key=_card_id)
@@ -356,16 +486,18 @@ def new_id(state: GameState) -> int:
 
 def _renumber(state: GameState, card: CardInstance) -> None:
     """Give `card` a fresh instance id (NOTES.md: hidden cards cannot be followed)."""
-    old = card.id
-    del state.cards[old]
+    slots: list[CardInstance | None] = state.cards  # type: ignore[assignment]  # CardTable
+    slots[card.id] = None  # (the table's drop and add, inline: a native list in compiled code)
     card.id = new_id(state)
-    state.cards[card.id] = card
+    if card.id >= len(slots):
+        slots.extend([None] * (card.id + 1 - len(slots)))
+    slots[card.id] = card
 
 
 def detach(state: GameState, card: CardInstance) -> None:
     """Take a card out of wherever it is (zone list, ship, chain)."""
     if card.attached_to is not None:
-        ship = state.cards.get(card.attached_to)
+        ship = get_card(state, card.attached_to)
         if ship is not None and card.id in ship.attachments:
             ship.attachments.remove(card.id)
         card.attached_to = None

@@ -10,7 +10,17 @@ face-up cards, so a legal-target list never reveals a face-down card.
 from typing import Any, Final
 
 from .catalog import SHIP_SIZE
-from .state import IN_PLAY, CardInstance, GameState, clockwise, in_play_list, live_seats, neighbours
+from .state import (
+    IN_PLAY,
+    CardInstance,
+    GameState,
+    all_cards,
+    card_count,
+    clockwise,
+    in_play_list,
+    live_seats,
+    neighbours,
+)
 
 STAT_NAMES: Final = ("speed", "firepower", "armour", "bombardment")
 
@@ -214,29 +224,30 @@ def statics_may_lower_armour(state: GameState) -> bool:
 
 
 def _memo(state: GameState) -> tuple:
-    """(defs, len(defs), DefInfo, cards, len(cards), the card instances of this game whose
+    """(defs, len(defs), DefInfo, cards, the count of cards, the card instances of this game whose
     definition has a static ability), kept on the state (``GameState.memo``).
 
     Instances are never replaced during a game (a fresh id keeps the object), so the
-    list holds while ``state.cards`` keeps its size; it is recomputed if the dict gains or
+    list holds while ``state.cards`` keeps its count (``card_count``: a renumbered card
+    takes a new slot but stays one card); it is recomputed if the table gains or
     loses cards (engine.notation adds them one by one) or the definitions change.
     """
     defs = state.defs
     cards = state.cards
     info = def_info(defs)
     table = info.statics
-    found = [c for c in cards.values() if c.code in table] if table else []
+    found = [c for c in all_cards(state) if c.code in table] if table else []
     by_effect = {
         effect: [c for c in found if c.code in codes] for effect, codes in info.by_effect.items()
     }
     activated = info.activated
-    with_activated = [c for c in cards.values() if c.code in activated] if activated else []
+    with_activated = [c for c in all_cards(state) if c.code in activated] if activated else []
     memo = state.memo = (
         defs,
         len(defs),
         info,
         cards,
-        len(cards),
+        card_count(state),
         found,
         by_effect,
         with_activated,
@@ -252,7 +263,7 @@ def _card_memo(state: GameState) -> tuple:
         or m[0] is not state.defs
         or m[1] != len(m[0])
         or m[3] is not state.cards
-        or m[4] != len(m[3])
+        or m[4] != card_count(state)
     ):
         m = _memo(state)
     return m

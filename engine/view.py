@@ -17,7 +17,7 @@ returned in the same way.
 from . import values as V
 from .game import legal_actions, pending
 from .ops import public
-from .state import GameState, neighbours
+from .state import GameState, get_card, neighbours
 
 
 def _sees(card, viewer) -> bool:
@@ -180,7 +180,7 @@ def _combat(state, viewer):
         return None
     target = dict(combat["target"])
     if target["card"] is not None:
-        card = state.cards.get(target["card"])
+        card = get_card(state, target["card"])
         target["card"] = card_view(state, card, viewer) if card is not None else None
     return {
         "attacker": combat["attacker"],

@@ -24,6 +24,7 @@ from engine.game import (
     _base_lists,
     _candidates,
     _find_candidates,
+    _fit_tables,
     _pay_reason,
     _was_offered,
     apply,
@@ -246,14 +247,19 @@ def test_a_list_offered_for_an_earlier_decision_is_not_taken_as_checked():
 
 
 def test_shared_main_actions_are_made_again_after_their_table_is_cleared():
-    """The tables of shared main-phase actions are bounded (card ids grow during a game):
-    a cleared table makes its actions again, equal to those of before."""
+    """The tables of shared main-phase actions are made on first use: a cleared table
+    makes its actions again, equal to those of before."""
     from engine import game
 
-    before = game._UPGRADE[7], game._CASH_ROWS[7][9], game._PLACE_SHIP[7, 9]
-    for table in (*game._SHARED, game._CASH_ROWS):
+    def read():
+        game._fit_tables(10)
+        upgrade = game._UPGRADE[7] or game._made(game._UPGRADE, 7, "upgrade")
+        return upgrade, game._cash(game._CASH_ROWS[7], 7, 9), game._PLACE_SHIP[7, 9]
+
+    before = read()
+    for table in (*game._BY_ID, game._CASH_ROWS, game._PLACE_SHIP):
         table.clear()
-    after = game._UPGRADE[7], game._CASH_ROWS[7][9], game._PLACE_SHIP[7, 9]
+    after = read()
     assert after == before
     assert [a.id for a in after] == [
         "upgrade:card=7",
@@ -299,6 +305,7 @@ def check_kept(state, action=None, events=None):
 def check_attacks(state):
     """game._attacks_on (the last list kept while the id lists stay equal) equals the
     plain attack actions on those crew cards and bases, for both opponents."""
+    _fit_tables(state.next_id)  # as main_actions does before it
     for opp in state.players:
         plain = [Action.make("attack", target="crew", card=c) for c in opp.canteen]
         plain += [Action.make("attack", target="base", card=c) for c in opp.surface]

@@ -6,6 +6,7 @@ import pytest
 from engine.rng import Rng
 from engine.ruleset import DEFAULT
 from engine.state import (
+    CardTable,
     GameState,
     PlayerState,
     clockwise,
@@ -20,7 +21,9 @@ from engine.state import (
 def table(n):
     """n seats and nothing else (a real GameState: the compiled engine checks the type)."""
     players = [PlayerState(s, f"p{s}") for s in range(n)]
-    return GameState(ruleset=DEFAULT, defs={}, players=players, cards={}, rng=Rng(bytes(32)))
+    return GameState(
+        ruleset=DEFAULT, defs={}, players=players, cards=CardTable(), rng=Rng(bytes(32))
+    )
 
 
 def test_two_players_each_is_the_others_everything():
