@@ -19,6 +19,28 @@ def decks(players):
     return make_deck(alice, seed=1, name="Alice colony"), make_deck(bob, seed=2, name="Bob colony")
 
 
+@pytest.fixture
+def clients(players):
+    """A logged-in test client for each player."""
+    from django.test import Client
+
+    out = []
+    for user in players:
+        c = Client()
+        c.force_login(user)
+        out.append(c)
+    return out
+
+
+@pytest.fixture
+def human_match(players, decks):
+    """Alice and Bob, two people, with their decks (seed 21)."""
+    from matches import services
+
+    colonies = [services.deck_colony(d, "original") for d in decks]
+    return services.create_match(players=players, colonies=colonies, seed=21)
+
+
 # --- a real Celery worker on Redis and the PostgreSQL test database ------------------------
 
 import os  # noqa: E402

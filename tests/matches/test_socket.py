@@ -9,27 +9,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 
-from matches import services
-
 from .socket_kit import close_thread_connections, drain_messages, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def clients(players):
-    out = []
-    for user in players:
-        c = Client()
-        c.force_login(user)
-        out.append(c)
-    return out
-
-
-@pytest.fixture
-def human_match(players, decks):
-    colonies = [services.deck_colony(d, "original") for d in decks]
-    return services.create_match(players=players, colonies=colonies, seed=21)
 
 
 def _post_first_legal(client, match_id):
