@@ -57,6 +57,8 @@ _DB_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="socket-db")
 SESSION_RECHECK = 30.0
 # A move's message is ~150 bytes; anything much larger is not one of ours.
 MAX_MESSAGE = 4096
+# Moves a socket may have waiting for their answer (the page sends one at a time).
+MAX_QUEUED_MOVES = 4
 
 
 def session_user(session_key):
@@ -118,6 +120,13 @@ def _newest(match_id):
 
 def _off_loop(fn):
     return sync_to_async(fn, thread_sensitive=False, executor=_DB_THREADS)
+
+
+def _too_many(content, language) -> dict:
+    with translation.override(language):
+        detail = translation.gettext("Too many moves at once; wait for the answer to the last.")
+    return {"type": "answer", "client_action_id": content.get("client_action_id"),
+            "status": 429, "body": {"detail": detail, "code": "TOO_MANY_MOVES"}}  # fmt: skip
 
 
 def _language(scope) -> str:
@@ -188,6 +197,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             version, seq = await _off_loop(_newest)(self.match_id)
             await self.send_json({"type": "pong", "version": version, "seq": seq})
         elif content.get("type") == "act":
+            if len(self.moves) >= MAX_QUEUED_MOVES:  # a script flooding us: no database work
+                await self.send_json(_too_many(content, self.language))
+                return
             # Beside this socket's other messages, not before them: in the embedded default a
             # move plays the bots' answers in the same call, and their pushes must reach the
             # page as they come, not all at once after the bots' turn.

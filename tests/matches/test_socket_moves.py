@@ -183,3 +183,37 @@ def test_the_bots_answers_reach_the_socket_while_the_move_is_still_being_answere
     updates = [m["version"] for m in replies if m["type"] == "update"]
     assert updates[-1] == after["version"] and len(updates) >= 2
     assert kinds[-1] == "answer", kinds  # the bot's pushes came first, as they were made
+
+
+def test_a_socket_flooding_moves_is_told_to_wait_without_database_work(human_match, clients):
+    """At most MAX_QUEUED_MOVES moves of a socket wait for their answer; the rest are
+    answered 429 at once, in the page's language, and store nothing."""
+    from matches import consumers
+
+    human_match.refresh_from_db()
+    decider = human_match.deciding_seat
+    _state, move = _move(clients[decider], human_match.pk)
+    flood = [{"type": "act", **move, "client_action_id": f"f{n}"} for n in range(12)]
+
+    async def scenario():
+        socket, _ok, _code = await open_socket(
+            human_match.pk, clients[decider], path=f"/ws/matches/{human_match.pk}/?lang=hu"
+        )
+        await socket.receive_json_from(timeout=5)
+        for message in flood:
+            await socket.send_json_to(message)
+        replies = await drain_messages(socket, timeout=1.0)
+        await socket.disconnect()
+        await close_thread_connections()
+        return replies
+
+    answers = [m for m in asyncio.run(scenario()) if m["type"] == "answer"]
+    assert sorted(a["client_action_id"] for a in answers) == sorted(
+        m["client_action_id"] for m in flood
+    )
+    refused = [a for a in answers if a["status"] == 429]
+    assert refused and all(a["body"]["code"] == "TOO_MANY_MOVES" for a in refused)
+    assert refused[0]["body"]["detail"].startswith("Túl sok lépés")
+    stored = ActionRequest.objects.filter(match=human_match, origin=ActionRequest.CLIENT)
+    assert stored.count() == 1 and stored.get().client_action_id == "f0"
+    assert consumers.MAX_QUEUED_MOVES < len(flood)
