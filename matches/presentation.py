@@ -13,7 +13,7 @@ collects the engine's own names (from its source) and fails when one has no rend
 
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 
 from engine.catalog import KEYWORDS, STATS, SUBTYPES, TYPES
 
@@ -403,6 +403,12 @@ def bots() -> dict:
     }
 
 
+def ngettext_forms(singular: str, plural: str) -> dict:
+    """A count's words in the language's two forms, {"one", "other"} (English and Hungarian
+    have two): the pages' fmt picks "one" for 1 and "other" otherwise."""
+    return {"one": ngettext(singular, plural, 1), "other": ngettext(singular, plural, 2)}
+
+
 def ui() -> dict:
     return {
         "you": _("you"),
@@ -423,7 +429,7 @@ def ui() -> dict:
         "lost": _("You lost."),
         "winner": _("%(name)s won."),
         "draw_result": _("Nobody won."),
-        "result_turns": _("after %(n)s turns"),
+        "result_turns": ngettext_forms("after %(n)s turn", "after %(n)s turns"),
         "rematch": _("Rematch"),
         "replay": _("Watch the replay"),
         "last_step": _("Last step"),
@@ -463,7 +469,7 @@ def ui() -> dict:
         "pass_key": _("P: pass / confirm"),
         "end_key": _("E: end turn"),
         "empty": _("empty"),
-        "cards_in_centre": _("%(n)s cards in the centre"),
+        "cards_in_centre": ngettext_forms("%(n)s card in the centre", "%(n)s cards in the centre"),
         "picked": _("%(n)s chosen"),
         "points_left": _("Damage points left: %(n)s"),
         "picks_left": _("Still to choose: %(n)s"),
@@ -482,7 +488,7 @@ def ui() -> dict:
         "card_zoom": _("The whole card"),
         "no_first_attack": _("You may not attack in your first turn — R 10.7"),
         "confirm_n": _("Confirm (%(n)s)"),
-        "upgrade_counters": _("%(n)s upgrade counters"),
+        "upgrade_counters": ngettext_forms("%(n)s upgrade counter", "%(n)s upgrade counters"),
         "armour_left": _("armour %(n)s"),
         "speed": STATS["speed"][_lang()],
         "firepower": STATS["firepower"][_lang()],
@@ -497,7 +503,7 @@ def ui() -> dict:
         "thinking": _("What the bot weighed"),
         "thinking_who": _("The top three options of %(name)s at this decision:"),
         "thinking_win_rate": _("estimated win rate"),
-        "thinking_playouts": _("%(n)s playouts"),
+        "thinking_playouts": ngettext_forms("%(n)s playout", "%(n)s playouts"),
         "thinking_chosen": _("chosen"),
         "thinking_unnamed": _("an option no longer shown"),
     }

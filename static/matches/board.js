@@ -18,12 +18,20 @@
   const numberFormat = new Intl.NumberFormat(lang === "en" ? "en-GB" : "hu-HU");
   const num = (n) => (typeof n === "number" ? numberFormat.format(n) : n);
 
+  // A count's words come in two forms, {one, other} (matches/presentation.ngettext_forms)
+  function counted(template, params) {
+    if (!template || typeof template !== "object") return template;
+    return params && params.n === 1 ? template.one : template.other;
+  }
+
   function fmt(template, params) {
+    template = counted(template, params);
     return String(template).replace(/%\((\w+)\)s/g, (_, k) => (params[k] === undefined || params[k] === null ? "–" : num(params[k])));
   }
 
   // A sentence with card references: the template's %(key)s filled with text or nodes.
   function sentence(template, params) {
+    template = String(counted(template, params));
     const out = [];
     let last = 0;
     String(template).replace(/%\((\w+)\)s/g, (m, k, at) => {

@@ -15,7 +15,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SKIP_DIRS = {".venv", "tests", "bench", "node_modules", "staticfiles", "scripts"}
-GETTEXT_NAMES = {"_", "gettext", "gettext_lazy", "ngettext", "ngettext_lazy", "pgettext"}
+GETTEXT_NAMES = {"_", "gettext", "gettext_lazy", "ngettext", "ngettext_lazy", "pgettext",
+                 "ngettext_forms"}  # fmt: skip
 TRANSLATE_TAG = re.compile(
     r"""{%\s*translate\s+(["'])(.+?)\1(?:\s+(?:as|context|noop)\b[^%]*)?\s*%}"""
 )

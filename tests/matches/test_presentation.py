@@ -138,3 +138,20 @@ def test_card_faces_give_the_rules_text_with_its_tokens_as_icons(client, catalog
         assert all("[" not in p.get("text", "") for p in parts), parts
         shown = "".join(p.get("text", p.get("icon", "")) for p in parts)
         assert shown.replace("H", "").strip()  # the words around the icon are kept
+
+
+def test_counts_come_in_both_forms_of_the_language():
+    """ "1 cards in the centre" was on the English table: a count's words are sent in the
+    language's two forms and the page picks by the number (board.js fmt)."""
+    from django.utils import translation
+
+    from matches.presentation import ui
+
+    with translation.override("en"):
+        centre = ui()["cards_in_centre"]
+    assert centre == {"one": "%(n)s card in the centre", "other": "%(n)s cards in the centre"}
+    with translation.override("hu"):
+        hungarian = ui()
+    assert hungarian["cards_in_centre"] == {"one": "%(n)s lap a központban",
+                                            "other": "%(n)s lap a központban"}  # fmt: skip
+    assert hungarian["result_turns"]["one"] == "%(n)s kör után"
