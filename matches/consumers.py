@@ -218,9 +218,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             log.info("a move's answer found its socket closed", exc_info=True)
 
     async def _answer(self, content):
-        if self.seat is None:
+        if self.seat is None:  # answered here: a spectator's socket costs no database work
+            status = 403
             body = {"detail": "You are not playing in this match.", "code": "NOT_A_PLAYER"}
-            status, body = 403, body
         else:
             recheck = time.monotonic() - self.session_read_at > SESSION_RECHECK
             key = self.session_key if recheck else None

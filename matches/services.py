@@ -7,6 +7,7 @@ engine state itself only every few versions: matches/positions.py).
 Unique client action ids and the lock make Celery's at-least-once delivery exactly-once.
 """
 
+import contextlib
 import logging
 import re
 import secrets
@@ -471,10 +472,8 @@ def _store_request(
         # an atomic block added a BEGIN and a COMMIT round trip to every move. Inside a
         # caller's transaction (the clock's default move) a savepoint keeps a duplicate from
         # breaking it.
-        if transaction.get_connection().in_atomic_block:
-            with transaction.atomic():
-                request = ActionRequest.objects.create(**fields)
-        else:
+        inside = transaction.get_connection().in_atomic_block
+        with transaction.atomic() if inside else contextlib.nullcontext():
             request = ActionRequest.objects.create(**fields)
     except IntegrityError:  # the same request, submitted at the same moment
         return _existing_request(match, client_action_id, seat, action, origin)
