@@ -50,6 +50,7 @@ import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import worker_cpu_probe  # noqa: E402
 from benchdb import ROOT, bench_url, percentile, recreate_database  # noqa: E402
 
 REDIS = "redis://127.0.0.1:6379/4"
@@ -83,10 +84,12 @@ def start(name, command, db_url, ready=None, timeout=60):
     return process
 
 
-def start_worker(db_url, index, beat=False):
+def start_worker(db_url, index, beat=False, probe=False):
     command = [sys.executable, "-m", "celery", "-A", "cardgame", "worker", "--pool=solo",
                "-n", f"bench{index}@%h", "--without-gossip", "--without-mingle",
                "--loglevel=INFO"]  # fmt: skip
+    if probe:  # bench/worker_cpu_probe.py: where each worker's CPU goes, per drain
+        command.append("--include=bench.worker_cpu_probe")
     return start(f"worker{index}", command, db_url, lambda p: "ready." in p.read_text())
 
 
@@ -608,6 +611,8 @@ def main():
                              "way) or by POST (its fallback)")  # fmt: skip
     parser.add_argument("--server", choices=sorted(SERVERS), default="uvicorn")
     parser.add_argument("--latency-only", action="store_true", help="phase 1 only")
+    parser.add_argument("--probe", action="store_true",
+                        help="each worker's CPU per drain, by part (bench/worker_cpu_probe.py)")  # fmt: skip
     parser.add_argument("--seats", type=int, default=2, help="3-6: phase 1 plays tables (R 17.1)")
     parser.add_argument("--port", type=int, default=PORT, help="the web server's own port")
     parser.add_argument("--redis", default=REDIS, help="a Redis DB of its own (flushed)")
@@ -629,7 +634,9 @@ def main():
     processes = []
     try:
         processes += [start_web(db_url, args.server, i) for i in range(args.web)]
-        processes += [start_worker(db_url, i) for i in range(args.workers)]
+        if args.probe:
+            worker_cpu_probe.clear()
+        processes += [start_worker(db_url, i, probe=args.probe) for i in range(args.workers)]
         games = create_games(players[: 2 * args.games], args.games, seats=args.seats)
         sessions = [session for _u, session, _c in players[: 2 * args.games]]
         if args.throughput_only:
@@ -739,6 +746,8 @@ def main():
             print(f"         median {statistics.median(late):.2f} s")
     finally:
         stop(processes)
+        if args.probe:
+            print(worker_cpu_probe.report())
 
 
 if __name__ == "__main__":

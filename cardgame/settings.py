@@ -155,6 +155,8 @@ if not REDIS_URL:
 
 # Celery: a Redis broker when REDIS_URL is set, otherwise tasks run eagerly in-process.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
+if REDIS_URL:  # kombu's Redis transport with one client object per channel (cardgame/broker.py)
+    CELERY_BROKER_TRANSPORT = "cardgame.broker:Transport"
 # No result backend: every task writes what it did to the database, nothing reads a task's
 # return value, and a Redis backend cost each web request (a new thread under ASGI) a new
 # backend object on the hot path of a move (py-spy: half of `delay`).
@@ -335,4 +337,11 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # A worker's two INFO lines for every task ("received", "succeeded in"): one move each,
+    # thousands a second at scale, and ~2 % of a worker's CPU (bench/RESULTS.md, issue 16).
+    # Failures and retries are logged at WARNING and above either way.
+    "loggers": {
+        name: {"level": os.environ.get("CELERY_TASK_LOG_LEVEL", "WARNING")}
+        for name in ("celery.app.trace", "celery.worker.strategy")
+    },
 }

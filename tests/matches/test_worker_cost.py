@@ -12,6 +12,7 @@ from unittest import mock
 
 import pytest
 
+from engine.flow import Event
 from engine.game import legal_actions, pending
 from engine.serialize import load
 from matches import positions, push, services, state_cache
@@ -276,3 +277,47 @@ def test_an_idle_socket_outlives_the_layers_blocking_receive(redis_url):
         return message
 
     assert asyncio.run(scenario())["text"] == "late"
+
+
+def test_each_viewers_message_is_the_json_the_standard_library_would_write(match):
+    """The push's text (orjson) is what `json.dumps(..., separators=(",", ":"),
+    ensure_ascii=False)` wrote before, byte for byte, for every viewer of a game a few moves
+    in (Hungarian card names and all); the page parses the same object either way."""
+    import json
+
+    for n in range(6):
+        _request_next(match, f"j{n}")
+        services.drain(match.pk)
+    match.refresh_from_db()
+    state = positions.current_state(match)
+    seats = list(match.seats.select_related("user").order_by("seat"))
+    events = [(row.seq, Event.from_dict(row.data)) for row in match.events.order_by("seq")]
+    for viewer in push.viewers(match):
+        payload = push.update_message(match, viewer, state, events, seats)
+        text = push.encode(payload)
+        assert text == json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+        assert json.loads(text) == json.loads(json.dumps(payload))
+    assert push.encode({1: "á", "b": [1.5, None, True]}) == '{"1":"á","b":[1.5,null,true]}'
+
+
+def test_the_brokers_channel_keeps_one_client_per_connection_pool(redis_url):
+    """cardgame/broker.py: kombu's Redis channel, with the same client object for every
+    bookkeeping command while its pool lives and a new one after kombu replaces the pool;
+    messages still go through Redis and come back acknowledged."""
+    from kombu import Connection
+
+    with Connection(redis_url, transport="cardgame.broker:Transport") as connection:
+        channel = connection.default_channel
+        first = channel._create_client()
+        assert channel._create_client() is first
+        queue = connection.SimpleQueue("kgk-broker-test")
+        queue.put({"move": 1})
+        message = queue.get(timeout=5)
+        assert message.payload == {"move": 1}
+        message.ack()  # the unacked entry removed through the held client
+        assert channel._create_client() is first
+        assert not first.hexists(channel.unacked_key, message.delivery_tag)
+        channel._disconnect_pools()  # as kombu does after a fork or a lost connection
+        assert channel._create_client() is not first
+        queue.clear()
+        queue.close()
