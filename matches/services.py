@@ -658,7 +658,9 @@ def _seats_query(match_id, cached):
     return (
         Seat.objects.select_related("match", "user")
         .select_for_update(of=("match",))
-        .defer("match__snapshot")
+        # nothing the drain or its push reads: the colony (45 codes of JSON, used when the
+        # game starts) and the user's account fields besides the name
+        .defer("match__snapshot", "colony", *(f"user__{name}" for name in _USER_UNREAD))
         .annotate(
             snapshot_text=Case(
                 When(same, then=Value("")), default=F("match__snapshot"), output_field=TextField()
@@ -667,6 +669,9 @@ def _seats_query(match_id, cached):
         .filter(match_id=match_id)
         .order_by("seat")
     )
+
+
+_USER_UNREAD = ("password", "last_login", "first_name", "last_name", "email", "date_joined")
 
 
 def _pending_query(match_id, cached):

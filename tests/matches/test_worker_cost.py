@@ -321,3 +321,50 @@ def test_the_brokers_channel_keeps_one_client_per_connection_pool(redis_url):
         assert channel._create_client() is not first
         queue.clear()
         queue.close()
+
+
+def _names_by_recursion(seen):
+    """The walk `selectors._names` made before it kept its own stack (the reference)."""
+    found = {}
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "id" in node and "name" in node and isinstance(node["id"], int):
+                found[node["id"]] = {
+                    "name": node["name"],
+                    "name_en": node.get("name_en"),
+                    "zone": node.get("zone"),
+                }
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(seen)
+    found["players"] = [p["name"] for p in seen.get("players", [])]
+    return found
+
+
+def test_the_names_a_view_shows_are_found_as_the_recursive_walk_found_them(match):
+    """The deciding seat's action labels name cards from `_names(view)`: the same names,
+    places and order for both seats and the spectator, position after position (R 16: each
+    viewer's own view)."""
+    from engine.view import view
+    from matches.selectors import _names
+
+    checked = 0
+    for n in range(40):
+        _request_next(match, f"n{n}")
+        services.drain(match.pk)
+        match.refresh_from_db()
+        if match.status != "active":
+            break
+        state = positions.current_state(match)
+        for viewer in push.viewers(match):
+            seen = view(state, viewer)
+            expected = _names_by_recursion(seen)
+            got = _names(seen)
+            assert got == expected and list(got) == list(expected)
+            checked += len(got)
+    assert checked > 200  # cards were named, not two empty dicts compared
