@@ -282,6 +282,39 @@ def test_a_draw_below_one_is_the_hashed_draw():
         assert fast.counter == plain.counter
 
 
+def _defined_below(key: bytes, counter: int, n: int) -> tuple[int, int]:
+    """rng.py's definition written plainly: blake2b(counter, key=key, digest_size=8) per draw,
+    rejection sampling below 2**64 - (2**64 % n); (value, counter after)."""
+    from hashlib import blake2b
+
+    limit = 2**64 - 2**64 % n
+    while True:
+        counter += 1
+        value = int.from_bytes(
+            blake2b(counter.to_bytes(8, "big"), key=key, digest_size=8).digest(), "big"
+        )
+        if value < limit:
+            return value % n, counter
+
+
+def test_the_draws_are_the_defined_ones_with_the_limits_table_and_without():
+    """Rng.below and Rng.shuffle read the rejection limit of n < 256 from a table (rng.py
+    _LIMITS) and call the hash's methods as functions: the same numbers as the definition,
+    for n in the table, at its edge and beyond it (computed), and the shuffle's draws."""
+    rng = Rng.from_seed("defined")
+    counter = 0
+    for n in (2, 3, 7, 40, 255, 256, 257, 1000, 2**31 + 11, 2**63 + 5):
+        want, counter = _defined_below(rng.key, counter, n)
+        assert rng.below(n) == want and rng.counter == counter
+    items = list(range(300))  # a shuffle draws n = 300 down to 2: both sides of the table
+    expected = list(items)
+    for i in range(len(expected) - 1, 0, -1):
+        j, counter = _defined_below(rng.key, counter, i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    rng.shuffle(items)
+    assert items == expected and rng.counter == counter
+
+
 def check_armoured(state):
     """ops.check_state skips the armour walk while its key stands still: every ship must
     then still have armour left (without the static abilities, which only add here)."""
