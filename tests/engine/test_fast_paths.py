@@ -268,6 +268,23 @@ def test_shared_main_actions_are_made_again_after_their_table_is_cleared():
     ]
 
 
+def test_shared_board_actions_are_the_made_ones_and_kept_per_crew():
+    """combat's boarding actions come from a table (crew id -> ship id): equal to
+    Action.make's, the same object when read again, grown for a larger id, made again after
+    the table is cleared."""
+    from engine import combat
+
+    first = combat._board_action(12, 40)
+    assert first == Action.make("board", card=12, ship=40)
+    assert first.id == "board:card=12,ship=40"
+    assert combat._board_action(12, 40) is first
+    assert combat._board_action(3, 900) == Action.make("board", card=3, ship=900)
+    assert combat._board_action(12, 40) is first  # crew 12's row kept while others grow
+    combat._BOARD_ROWS.clear()
+    again = combat._board_action(12, 40)
+    assert again == first and again is not first
+
+
 def test_a_draw_below_one_is_the_hashed_draw():
     """Rng.below(1) skips the hash: its one draw is never rejected (it is below 2**64) and
     any value % 1 is 0. The same result and counter as the hashed draw, and the draws after
