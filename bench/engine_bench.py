@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine import _build  # noqa: E402
 from engine.bots import HeuristicBot, RandomBot  # noqa: E402
+from engine.collector import collector_paused  # noqa: E402
 from engine.game import apply, legal_actions, new_game, pending  # noqa: E402
 from engine.ruleset import Ruleset  # noqa: E402
 from engine.serialize import clone, dump, load  # noqa: E402
@@ -67,9 +68,10 @@ def heuristic_run(colonies, games, seed):
     for i in range(games):
         state = new_game(colonies, f"bench-h-{seed}-{i}", rules)
         bots = [HeuristicBot(f"{seed}-{i}-{s}") for s in range(len(colonies))]
-        while (p := pending(state)) is not None:
-            apply(state, bots[p.player].choose(state, p.player))
-            decisions += 1
+        with collector_paused():  # as engine.simulate and the deck lab play a game
+            while (p := pending(state)) is not None:
+                apply(state, bots[p.player].choose(state, p.player))
+                decisions += 1
         unfinished += state.result == "turn_limit"
     elapsed = time.perf_counter() - started
     return {
@@ -91,19 +93,20 @@ def one_run(colonies, games, seed):
         state = new_game(colonies, f"bench-{seed}-{i}")
         bots = [RandomBot(f"{seed}-{i}-{s}") for s in range(len(colonies))]
         log = []
-        while (p := pending(state)) is not None:
-            t0 = time.perf_counter()
-            actions = legal_actions(state)
-            t1 = time.perf_counter()
-            action = actions[bots[p.player].rng.below(len(actions))]  # RandomBot.choose
-            t2 = time.perf_counter()
-            apply(state, action)
-            t3 = time.perf_counter()
-            apply_times.append(t3 - t2)
-            legal_times.append(t1 - t0)
-            step_times.append(t3 - t2 + t1 - t0)
-            log.append(action.id)
-            decisions += 1
+        with collector_paused():  # as engine.simulate and the deck lab play a game
+            while (p := pending(state)) is not None:
+                t0 = time.perf_counter()
+                actions = legal_actions(state)
+                t1 = time.perf_counter()
+                action = actions[bots[p.player].rng.below(len(actions))]  # RandomBot.choose
+                t2 = time.perf_counter()
+                apply(state, action)
+                t3 = time.perf_counter()
+                apply_times.append(t3 - t2)
+                legal_times.append(t1 - t0)
+                step_times.append(t3 - t2 + t1 - t0)
+                log.append(action.id)
+                decisions += 1
         if i == 0:
             middle = (f"bench-{seed}-{i}", log[: len(log) // 2])
     elapsed = time.perf_counter() - started

@@ -4,6 +4,7 @@ bench run exactly the same games from the same seeds."""
 import time
 
 from engine.bots import make_bot
+from engine.collector import collector_paused
 from engine.game import apply, new_game, pending
 from engine.ruleset import Ruleset
 
@@ -33,8 +34,9 @@ def play_one(colonies, seed: str, lab_starts: bool, ruleset: Ruleset, bot: str =
     the bots that played it, as the bot objects call themselves)."""
     state = new_game(colonies, seed, ruleset, starting_player=0 if lab_starts else 1)
     bots = make_bots(bot, seed)
-    while (p := pending(state)) is not None:
-        apply(state, bots[p.player].choose(state, p.player))
+    with collector_paused():  # a game makes no reference cycles: engine/collector.py
+        while (p := pending(state)) is not None:
+            apply(state, bots[p.player].choose(state, p.player))
     return state.winner, state.turn, "/".join(sorted({b.name for b in bots}))
 
 

@@ -30,6 +30,26 @@ from .state import CardInstance, GameState, get_card, mark, marked_cards, next_s
 
 # --- helpers -----------------------------------------------------------------------------
 
+# crew id -> ship id -> the shared Action "board" of that crew onto that ship, None until made:
+# lists indexed by id, as engine.game's cash rows (a crew's row grown to the largest ship id
+# it is read with). ~9 a boarding decision: a list item where Action.cached built, hashed and
+# compared a five-item key tuple (~170 ns an action in both builds)
+_BOARD_ROWS: Final[list[list[Action | None]]] = []
+
+
+def _board_action(crew: int, ship: int) -> Action:
+    """``Action.make("board", card=crew, ship=ship)``, made once and kept in crew's row."""
+    rows = _BOARD_ROWS
+    if len(rows) <= crew:
+        rows.extend([[] for _ in range(crew + 1 - len(rows))])
+    row = rows[crew]
+    if len(row) <= ship:
+        row.extend([None] * (ship + 1 - len(row)))
+    action = row[ship]
+    if action is None:
+        action = row[ship] = Action("board", (("card", crew), ("ship", ship)))
+    return action
+
 
 def in_hangar(state: GameState, cid, seat=None) -> CardInstance | None:
     card = get_card(state, cid)
@@ -338,11 +358,7 @@ class Combat(Handler):
             return out + [DONE]
         if step in ("equip_attacker_crew", "equip_defender_crew"):
             seat = att if step == "equip_attacker_crew" else dfn
-            out = [
-                # Action.make("board", card=c, ship=s) for the int ids, keys in order
-                Action.cached("board", "card", c, "ship", s)
-                for c, s in self._board_options(state, seat)
-            ]
+            out = [_board_action(c, s) for c, s in self._board_options(state, seat)]
             return out + [DONE]
         if step in PAY_STEPS:
             seat = att if step == "pay_attacker" else dfn

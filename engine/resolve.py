@@ -1119,23 +1119,26 @@ class Window(Handler):
     kind = "window"
 
     def run(self, state: GameState, frame: dict, ev: list):
-        if frame["passes"] >= _players_in(state) or (  # all passed in a row (docs/rulings.md)
+        # the frame's counts read as ints: compiled, compared and added natively
+        passes: int = frame["passes"]
+        if passes >= _players_in(state) or (  # all passed in a row (docs/rulings.md)
             _combat_over(state, frame) and len(state.chain) <= frame["base"]
         ):
-            if len(state.chain) > frame["base"]:
-                push(state, {"kind": "resolve", "base": frame["base"], "current": None})
+            base: int = frame["base"]
+            if len(state.chain) > base:
+                push(state, {"kind": "resolve", "base": base, "current": None})
                 frame["passes"] = 0
                 frame["to_act"] = state.active
                 return
             pop(state, frame)
             return
-        seat = frame["to_act"]
+        seat: int = frame["to_act"]
         # Auto-pass only on public information (NOTES.md): an empty centre and no ability
         # (or, with responders="combatants", a player outside the combat).
         if (not state.players[seat].centre and not activatable(state, seat)) or not _may_respond(
             state, frame, seat
         ):
-            frame["passes"] += 1
+            frame["passes"] = passes + 1
             frame["to_act"] = next_seat(state, seat)
             return
         wait(frame, seat, "respond")
@@ -1150,10 +1153,11 @@ class Window(Handler):
         return out
 
     def act(self, state: GameState, frame: dict, action: Action, ev: list):
-        seat = frame["to_act"]
+        seat: int = frame["to_act"]
         frame["to_act"] = next_seat(state, seat)
         if action.kind == "pass":
-            frame["passes"] += 1
+            passes: int = frame["passes"]
+            frame["passes"] = passes + 1
             event(ev, "pass", {"player": seat})
             return
         frame["passes"] = 0

@@ -110,6 +110,7 @@ from hashlib import blake2b
 from . import values as V
 from .bots import HeuristicBot, RandomBot
 from .catalog import RACE_PAIRS
+from .collector import collector_paused
 from .deck import MAX_COPIES_PER_NAME, name_key
 from .game import SEARCH_DEPTH, apply, legal_actions, pending
 from .rng import Rng
@@ -532,6 +533,10 @@ class SearchBot:
 
     def decide(self, obs: Observation, seat: int):
         """The decision from the observation alone (the true state is not an argument)."""
+        with collector_paused():  # the rollouts make no reference cycles: engine/collector.py
+            return self._decide(obs, seat)
+
+    def _decide(self, obs: Observation, seat: int):
         digest = _digest(obs)
         rng = Rng.from_seed(f"search-bot:{self.seed}:{digest}")
         first = determinise(obs, rng)

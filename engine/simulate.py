@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 from .bots import BOTS, make_bot
+from .collector import collector_paused
 from .game import apply, new_game, pending
 from .ruleset import Ruleset
 
@@ -97,8 +98,9 @@ def wilson(wins: int, n: int, z: float = 1.96):
 
 def play_game(colonies, seed, bots, ruleset) -> dict:
     state = new_game(colonies, seed, ruleset)
-    while (p := pending(state)) is not None:
-        apply(state, bots[p.player].choose(state, p.player))
+    with collector_paused():
+        while (p := pending(state)) is not None:
+            apply(state, bots[p.player].choose(state, p.player))
     return {
         "winner": state.winner,
         "start": state.starting_player,
@@ -164,8 +166,9 @@ def simulate_table(
         colonies = [random_colony(rng, cards) for _ in range(seats)]
         bots = [make_bot(names[s], f"{seed}-{i}-{s}") for s in range(seats)]
         state = new_game(colonies, f"{seed}-{i}", ruleset)
-        while (p := pending(state)) is not None:
-            apply(state, bots[p.player].choose(state, p.player))
+        with collector_paused():
+            while (p := pending(state)) is not None:
+                apply(state, bots[p.player].choose(state, p.player))
         turns += state.turn
         decisions += state.decisions
         colony_races = [sorted({c["race"] for c in colony}) for colony in colonies]

@@ -385,7 +385,7 @@ def seats(state: GameState) -> range:
 
 def live_seats(state: GameState) -> list:
     """The seats still in the game, in seat order (every seat until someone is out)."""
-    table = getattr(state, "table", None)  # (a bare seat count in tests has none)
+    table = state.table
     if table is None or not table["out"]:
         return list(range(len(state.players)))
     return [s for s in range(len(state.players)) if s not in table["out"]]
@@ -396,7 +396,7 @@ def next_seat(state: GameState, seat: int) -> int:
     next (R 17.1.1); an eliminated seat is skipped, so the circle closes up (AMB-44)."""
     n = len(state.players)
     nxt = (seat + 1) % n
-    table = getattr(state, "table", None)  # (a bare seat count in tests has none)
+    table = state.table  # compiled: a native attribute read (a getattr was generic; ~2,000 a game)
     if table is not None and table["out"]:
         while nxt in table["out"] and nxt != seat:
             nxt = (nxt + 1) % n
@@ -407,7 +407,7 @@ def prev_seat(state: GameState, seat: int) -> int:
     """The seat counter-clockwise of `seat` still in the game: the cut passes that way."""
     n = len(state.players)
     prv = (seat - 1) % n
-    table = getattr(state, "table", None)  # (a bare seat count in tests has none)
+    table = state.table
     if table is not None and table["out"]:
         while prv in table["out"] and prv != seat:
             prv = (prv - 1) % n
@@ -423,7 +423,7 @@ _CIRCLES: Final = {
 def clockwise(state: GameState, seat: int) -> tuple:
     """Every seat still in the game, starting with `seat` and going clockwise."""
     circle = _CIRCLES[len(state.players)][seat]
-    table = getattr(state, "table", None)  # (a bare seat count in tests has none)
+    table = state.table
     if table is not None and table["out"]:
         return tuple(s for s in circle if s == seat or s not in table["out"])
     return circle

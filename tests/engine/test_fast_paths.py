@@ -268,6 +268,23 @@ def test_shared_main_actions_are_made_again_after_their_table_is_cleared():
     ]
 
 
+def test_shared_board_actions_are_the_made_ones_and_kept_per_crew():
+    """combat's boarding actions come from a table (crew id -> ship id): equal to
+    Action.make's, the same object when read again, grown for a larger id, made again after
+    the table is cleared."""
+    from engine import combat
+
+    first = combat._board_action(12, 40)
+    assert first == Action.make("board", card=12, ship=40)
+    assert first.id == "board:card=12,ship=40"
+    assert combat._board_action(12, 40) is first
+    assert combat._board_action(3, 900) == Action.make("board", card=3, ship=900)
+    assert combat._board_action(12, 40) is first  # crew 12's row kept while others grow
+    combat._BOARD_ROWS.clear()
+    again = combat._board_action(12, 40)
+    assert again == first and again is not first
+
+
 def test_a_draw_below_one_is_the_hashed_draw():
     """Rng.below(1) skips the hash: its one draw is never rejected (it is below 2**64) and
     any value % 1 is 0. The same result and counter as the hashed draw, and the draws after
@@ -280,6 +297,39 @@ def test_a_draw_below_one_is_the_hashed_draw():
         else:
             assert fast.below(n) == plain.below(n)
         assert fast.counter == plain.counter
+
+
+def _defined_below(key: bytes, counter: int, n: int) -> tuple[int, int]:
+    """rng.py's definition written plainly: blake2b(counter, key=key, digest_size=8) per draw,
+    rejection sampling below 2**64 - (2**64 % n); (value, counter after)."""
+    from hashlib import blake2b
+
+    limit = 2**64 - 2**64 % n
+    while True:
+        counter += 1
+        value = int.from_bytes(
+            blake2b(counter.to_bytes(8, "big"), key=key, digest_size=8).digest(), "big"
+        )
+        if value < limit:
+            return value % n, counter
+
+
+def test_the_draws_are_the_defined_ones_with_the_limits_table_and_without():
+    """Rng.below and Rng.shuffle read the rejection limit of n < 256 from a table (rng.py
+    _LIMITS) and call the hash's methods as functions: the same numbers as the definition,
+    for n in the table, at its edge and beyond it (computed), and the shuffle's draws."""
+    rng = Rng.from_seed("defined")
+    counter = 0
+    for n in (2, 3, 7, 40, 255, 256, 257, 1000, 2**31 + 11, 2**63 + 5):
+        want, counter = _defined_below(rng.key, counter, n)
+        assert rng.below(n) == want and rng.counter == counter
+    items = list(range(300))  # a shuffle draws n = 300 down to 2: both sides of the table
+    expected = list(items)
+    for i in range(len(expected) - 1, 0, -1):
+        j, counter = _defined_below(rng.key, counter, i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    rng.shuffle(items)
+    assert items == expected and rng.counter == counter
 
 
 def check_armoured(state):
