@@ -6,7 +6,7 @@ collector still walks the young ones, and now and then all that the process hold
 the compiled engine's CPU in a random game (bench/RESULTS.md, issue 18, fifth round). The
 engine makes no reference cycles (a game, played with the collector off, leaves nothing for
 ``gc.collect()``: tests/engine/test_collector.py), so pausing it loses no memory. Stdlib
-``gc`` only, as `tournaments.services.collector_paused` does for the standings.
+``gc`` only; the tournaments' standings and pairings use it too (tournaments/services.py).
 """
 
 import gc

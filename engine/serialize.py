@@ -136,6 +136,11 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 _DEFS_TAIL = ',"defs":'
 _DEFS_TEXT: dict = {}  # id(defs) -> (defs, len(defs), its JSON)
 _DEFS_PARSED: dict = {}  # JSON of defs -> defs (read-only; shared by the states loaded)
+# Games whose card definitions stay parsed: a worker or web process serves hundreds of games
+# at once, and with 8 every load of another game parsed its ~7 kB of definitions again
+# (~80 us of a ~0.2 ms load; matches/positions.py loads on every drain of a game another
+# worker moved). ~256 x 50 kB.
+_DEFS_KEPT = 256
 
 
 def _defs_text(defs: dict) -> str:
@@ -165,7 +170,7 @@ def load(text: str) -> GameState:
         defs = _DEFS_PARSED.get(defs_text)
         if defs is None:
             defs = json.loads(defs_text)
-            if len(_DEFS_PARSED) >= 8:
+            if len(_DEFS_PARSED) >= _DEFS_KEPT:
                 del _DEFS_PARSED[next(iter(_DEFS_PARSED))]
             _DEFS_PARSED[defs_text] = defs
         data = json.loads(text[:cut] + "}")

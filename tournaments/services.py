@@ -8,9 +8,7 @@ Pairing is tournaments.swiss.pair_round; standings are tournaments.standings.sta
 
 from __future__ import annotations
 
-import gc
 import hashlib
-from contextlib import contextmanager
 from itertools import compress
 
 from django.contrib.postgres.aggregates import ArrayAgg
@@ -22,6 +20,11 @@ from django.utils.translation import gettext as _
 
 from decks import play
 from decks.models import Deck
+
+# The collector off while standings or a pairing are made: they allocate hundreds of thousands
+# of lists and tuples that live until the work is done, and the collections they set off were
+# half the CPU of pairing 16,384 players (bench/RESULTS.md, issue 14). One home: the engine's.
+from engine.collector import collector_paused
 
 from . import online, swiss
 from . import standings as standings_mod
@@ -520,24 +523,6 @@ def _pairing(t: Tournament, number: int) -> swiss.Pairing:
     with collector_paused():
         records = _standings_table(t).records()
         return swiss.pair_round(records, forbidden=forbidden_pairs(t), seed=f"{t.seed}:{number}")
-
-
-@contextmanager
-def collector_paused():
-    """Python's cyclic garbage collector off while standings or a pairing are made. They
-    allocate hundreds of thousands of lists and tuples that live until the work is done,
-    and every burst of allocations set off collections that walked all of them again:
-    half the CPU of pairing 16,384 players (bench/RESULTS.md, issue 14). Nothing here
-    makes reference cycles, so reference counting frees it all; the collector runs as
-    usual afterwards."""
-    if not gc.isenabled():  # a caller paused it: theirs to resume
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def _seat_pairing(t: Tournament, rnd: Round, pairing: swiss.Pairing):

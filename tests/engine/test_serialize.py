@@ -178,3 +178,14 @@ def test_loaded_states_do_not_share_mutable_cards():
         assert card.attachments is not other.attachments and card.mods is not other.mods
     apply(a, legal_actions(a)[0])
     assert dump(b) == text
+
+
+def test_the_card_definitions_of_many_games_stay_parsed():
+    """A process serving many games loads each with its definitions parsed once: the 40th
+    game's load does not push the first game's definitions out (the cache held 8), and a
+    state loaded from a dump still dumps to the same text."""
+    texts = [dump(new_game(colonies(100 + g), f"defs-{g}")) for g in range(40)]
+    first = [load(text) for text in texts]
+    again = [load(text) for text in texts]
+    assert all(a.defs is b.defs for a, b in zip(first, again, strict=True))
+    assert [dump(state) for state in again] == texts
