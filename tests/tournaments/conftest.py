@@ -39,6 +39,8 @@ def tournament_worker(transactional_db, settings, tmp_path):
         "REDIS_URL": redis_url,
         "DATABASE_POOL": "1",  # as in production (README)
         "PYTHONPATH": str(ROOT),
+        # the per-task lines (WARNING by default, README): the log shows which tasks it ran
+        "CELERY_TASK_LOG_LEVEL": "INFO",
     }
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)
     saved = {k: app.conf[k] for k in ("broker_url", "task_always_eager", "result_backend")}
