@@ -40,12 +40,10 @@ def _wrap(owner, name, label):
     setattr(owner, name, timed)
 
 
-@task_prerun.connect
 def _task_started(task_id=None, **_kwargs):
     _task_starts[task_id] = time.thread_time()
 
 
-@task_postrun.connect
 def _task_ended(task_id=None, task=None, **_kwargs):
     start = _task_starts.pop(task_id, None)
     if start is not None:
@@ -89,6 +87,12 @@ def _install(**_kwargs):
     _wrap(kombu_redis.QoS, "append", "kombu: unacked entry recorded")
     _wrap(kombu_redis.QoS, "ack", "kombu: ack")
     gc.callbacks.append(_collector)
+    # hooked here, in the worker, not at import: the bench imports this module too (for
+    # `report`), and its own process must record and write nothing
+    task_prerun.connect(_task_started, weak=False)
+    task_postrun.connect(_task_ended, weak=False)
+    worker_shutdown.connect(_write, weak=False)
+    atexit.register(_write)
     times = os.times()
     _cpu_at_ready[0] = times.user + times.system
 
@@ -99,10 +103,6 @@ def _write(**_kwargs):
             "parts": dict(_totals)}  # fmt: skip
     OUT.mkdir(exist_ok=True)
     (OUT / f"probe-{os.getpid()}.json").write_text(json.dumps(data, indent=1))
-
-
-worker_shutdown.connect(_write)
-atexit.register(_write)
 
 
 def clear():
