@@ -10,7 +10,7 @@ import logging
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import OperationalError
+from django.db import OperationalError, connection
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerUnavailable
 from rest_framework import status
@@ -23,7 +23,7 @@ from decks.models import Deck
 
 from . import selectors, services
 from .errors import BadRequest, Forbidden, MatchError, NotFound
-from .models import Seat
+from .models import Match, Seat
 
 BOT_NAMES = [name for name, _label in Seat.BOTS if name]  # random, heuristic, search-*
 
@@ -207,26 +207,26 @@ def make_move(pk, user, data: dict) -> tuple[int, dict]:
     error is its status and {detail, code}; a database or broker failure after the move may
     have been stored is answered by `_after_a_busy_database`."""
     client_action_id = data.get("client_action_id")
+    move = {
+        "client_action_id": client_action_id,
+        "expected_version": data.get("expected_version"),
+        "action": data.get("action"),
+    }
     match = None
     try:
-        match = selectors.get_match(pk, with_state=False, seat_of=user)
-        req = services.submit_action(
-            match,
-            user,
-            client_action_id=client_action_id,
-            expected_version=data.get("expected_version"),
-            action=data.get("action"),
-            reload=False,
-        )
+        req = services.store_move(pk, user, **move)  # one statement when the move is good
+        if req is None:  # the long way: why not, or the same move stored before
+            match = selectors.get_match(pk, with_state=False, seat_of=user)
+            req = services.submit_action(match, user, **move, reload=False)
         if settings.CELERY_TASK_ALWAYS_EAGER:  # drained in this request: say how it went
             req.refresh_from_db(fields=["status", "code", "message", "applied_version"])
     except MatchError as exc:
         return exc.status, exc.payload()
     except (OperationalError, BrokerUnavailable) as exc:
         log.warning("an action met a failure: %r", exc)
-        if match is None:  # not even the match was read: nothing was stored
+        if connection.connection is None:  # no connection was had: nothing was stored
             return 503, {"detail": BUSY, "code": "UNAVAILABLE"}
-        return _after_a_busy_database(match, user, client_action_id)
+        return _after_a_busy_database(match or Match(pk=pk), user, client_action_id)
     return status.HTTP_202_ACCEPTED, {"request": selectors.request_payload(req)}
 
 

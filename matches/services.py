@@ -8,6 +8,7 @@ Unique client action ids and the lock make Celery's at-least-once delivery exact
 """
 
 import contextlib
+import functools
 import logging
 import re
 import secrets
@@ -411,6 +412,63 @@ def submit_action(match: Match, user, *, client_action_id, expected_version, act
             return existing
         raise
     return _store_request(match, seat, client_action_id, expected_version, action)
+
+
+def store_move(match_id: int, user, *, client_action_id, expected_version, action):
+    """A player's move stored by ONE statement on PostgreSQL, when `_check_now` would let it
+    through: the INSERT reads the match row and the user's seat itself (the same tests as a
+    WHERE clause), so a move costs the web one round trip and almost no ORM work, where
+    reading the match first and inserting after were two round trips and ~2 ms of CPU on the
+    hot path of every move (bench/RESULTS.md, issue 16). Returns the stored request (the
+    drain is queued), or None when nothing was stored: the caller then goes the long way
+    (`submit_action`), which says why, or finds the same request stored before. The drain
+    checks everything again under the row lock either way.
+    """
+    _check_request_shape(client_action_id, expected_version, action)
+    if connection.vendor != "postgresql" or not getattr(user, "is_authenticated", False):
+        return None
+    created = timezone.now()
+    inside = connection.in_atomic_block  # a caller's transaction (a test): as _store_request
+    with (
+        transaction.atomic() if inside else contextlib.nullcontext(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute(
+            _store_move_sql(),
+            [client_action_id, expected_version, action, created,  # the row's values
+             user.pk, int(match_id), expected_version, action],  # the seat, the tests
+        )  # fmt: skip
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    request = ActionRequest(id=row[0], match_id=int(match_id), seat=row[1],
+                            origin=ActionRequest.CLIENT, client_action_id=client_action_id,
+                            expected_version=expected_version, action=action,
+                            created=created)  # fmt: skip
+    request._state.adding = False
+    request._state.db = connection.alias
+    transaction.on_commit(lambda: _queue("drain_match", request.match_id))
+    return request
+
+
+@functools.cache
+def _store_move_sql() -> str:
+    """`store_move`'s statement. Its WHERE clause is `_check_now` (a test holds the two to the
+    same answers); the seat is the user's first one, as `viewer_seat` takes it. A retried
+    client_action_id inserts nothing (ON CONFLICT): the long way answers it."""
+    quote = connection.ops.quote_name
+    request, match, seat = (quote(m._meta.db_table) for m in (ActionRequest, Match, Seat))
+    return (
+        f"INSERT INTO {request} (match_id, seat, origin, client_action_id, expected_version, "  # nosec B608
+        "action, status, code, message, created, applied_version, explanation) "
+        f"SELECT m.id, s.seat, '{ActionRequest.CLIENT}', %s, %s, %s, '{ActionRequest.PENDING}', "
+        "'', '', %s, NULL, NULL "
+        f"FROM {match} m JOIN LATERAL (SELECT min(seat) AS seat FROM {seat} "
+        "WHERE match_id = m.id AND user_id = %s) s ON TRUE "
+        f"WHERE m.id = %s AND m.status = '{Match.ACTIVE}' AND m.version = %s "
+        "AND m.deciding_seat = s.seat AND m.legal_ids @> jsonb_build_array(%s::text) "
+        "ON CONFLICT DO NOTHING RETURNING id, seat"
+    )
 
 
 def _check_now(match, seat, expected_version, action):
