@@ -2,7 +2,11 @@
 
 One function, so the settings and the tests build the same connection options."""
 
+import asyncio
+import functools
+
 import redis
+from channels_redis import core
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -44,3 +48,43 @@ def sync_client(address: str) -> redis.Redis:
         retry=SyncRetry(NoBackoff(), 1),
         retry_on_error=[RedisConnectionError],
     )
+
+
+class RedisChannelLayer(core.RedisChannelLayer):
+    """channels-redis's layer, each message received in ONE round trip instead of four.
+
+    channels-redis receives a message with a Lua clean-up script, the BZPOPMIN, a ZADD of
+    the message into a backup queue, and a ZPOPMIN of it after, so that a receive cancelled
+    while its BZPOPMIN is in flight loses nothing; and the process's next receive waits for
+    all four. A web process receives every push of its sockets there: the second socket of
+    a game got its update ~0.8 ms after the first (bench/RESULTS.md, issue 16). Here the
+    BZPOPMIN alone, shielded from the cancel: a message it pops for a receive cancelled
+    meanwhile goes back where it was (ZADD with its own score), which is what the backup
+    queue was for. Messages, groups and capacity are channels-redis's own.
+    """
+
+    async def _brpop_with_clean(self, index, channel, timeout):
+        connection = self.connection(index)
+        pop = asyncio.ensure_future(connection.bzpopmin(channel, timeout=timeout))
+        try:
+            result = await asyncio.shield(pop)
+        except asyncio.CancelledError:
+            pop.add_done_callback(functools.partial(_put_back, connection, self._put_backs))
+            raise
+        return None if result is None else result[1]
+
+    async def _clean_receive_backup(self, index, channel):
+        """No backup queue to clean (see the class)."""
+
+    @functools.cached_property
+    def _put_backs(self) -> set:
+        return set()  # the tasks putting messages back (a task nobody holds can be collected)
+
+
+def _put_back(connection, tasks, pop) -> None:
+    if pop.cancelled() or pop.exception() is not None or pop.result() is None:
+        return
+    key, member, score = pop.result()
+    task = asyncio.ensure_future(connection.zadd(key, {member: float(score)}))
+    tasks.add(task)
+    task.add_done_callback(tasks.discard)

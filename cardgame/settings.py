@@ -199,7 +199,7 @@ if REDIS_URL:
 
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "cardgame.channel_layer.RedisChannelLayer",  # one round trip a message
             "CONFIG": {"hosts": [layer_host(REDIS_URL)], "capacity": SOCKET_BACKLOG},
         }
     }

@@ -91,7 +91,7 @@ def celery_worker_process(transactional_db, redis_url, settings, tmp_path):
     app._after_fork()  # forget connection pools made for the eager configuration
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "cardgame.channel_layer.RedisChannelLayer",
             "CONFIG": {"hosts": [redis_url]},
         }
     }
