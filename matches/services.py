@@ -617,12 +617,12 @@ def _finish(match, status, winner_seat, result, reason=""):
 def drain(match_id: int) -> int:
     """Apply every pending request of a match in order; return how many were applied.
 
-    Three statements and the commit (tests/matches/test_drain_queries.py), in four round
+    Three statements and the commit (tests/matches/test_drain_queries.py), in three round
     trips to PostgreSQL with psycopg's BEGIN (it waits for the BEGIN even in pipeline
     mode): the match row locked with its seats and the pending requests (two statements
     sent together), then every write in one `WriteBatch` (requests, events, position, time
-    banks). The position comes from this process's state cache when it committed that
-    version itself (matches/state_cache.py); otherwise the snapshot and the actions logged
+    banks) that ends with the COMMIT. The position comes from this process's state cache
+    when it committed that version itself (matches/state_cache.py); otherwise the snapshot and the actions logged
     since come with the same two statements and are replayed (matches/positions.py).
     """
     with transaction.atomic():
@@ -656,7 +656,7 @@ def drain(match_id: int) -> int:
         stored = []
         if applied:
             stored = _save_position(match, seats, banks, state, events, now, batch)
-        batch.run()
+        batch.run(commit=True)
         if applied:
             _after_commit(match, state, stored, finished=match.is_over, seats=seats)
         else:  # nothing changed: the position (if it came from the cache) is still good
@@ -836,9 +836,17 @@ class WriteBatch:
         for request in requests:
             self.update(ActionRequest, request.pk, {f: getattr(request, f) for f in REQUEST_FIELDS})
 
-    def run(self):
+    def run(self, *, commit=False):
+        """Send every statement. `commit`: the batch is the last thing its transaction sends,
+        and on PostgreSQL its last statement is the COMMIT, which saves the commit's own
+        round trip; the atomic block's commit then finds nothing to do (psycopg sends no
+        COMMIT for a connection that is not in a transaction). Only in the outermost block:
+        inside a caller's transaction (a test's) the block is a savepoint, and it commits
+        the usual way."""
         if not self.statements:
             return
+        if commit and connection.vendor == "postgresql" and len(connection.atomic_blocks) == 1:
+            self.statements.append(("COMMIT", ()))
         with connection.cursor() as cursor:
             if connection.vendor == "postgresql":
                 text = ";\n".join(statement for statement, _params in self.statements)

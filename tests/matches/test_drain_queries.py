@@ -2,9 +2,10 @@
 
 On PostgreSQL a drained action costs three statements through the cursor: the match row
 locked with its seats, the pending requests, and ONE batch of every write (request
-updates, event inserts, the position with its version bump, the time banks), then the
-commit. psycopg opens the transaction with its own BEGIN and the pool may check a borrowed
-connection; neither goes through Django's cursor, so neither is counted here.
+updates, event inserts, the position with its version bump, the time banks) that ends
+with the COMMIT. psycopg opens the transaction with its own BEGIN (a round trip: three in
+all, the issue's ceiling is four) and the pool may check a borrowed connection (without a round
+trip while its socket is quiet: cardgame/pgpool); neither goes through Django's cursor.
 """
 
 from datetime import timedelta
@@ -12,6 +13,7 @@ from unittest import mock
 
 import pytest
 from django.db import connection
+from psycopg import pq
 
 from engine.game import apply, legal_actions, pending
 from engine.serialize import load
@@ -61,8 +63,9 @@ def _counted(fn, *args):
 
     real_commit = connection.commit
 
-    def commit():
-        commits.append(1)
+    def commit():  # counted when it goes to the server (not when the batch committed)
+        if connection.connection.pgconn.transaction_status != pq.TransactionStatus.IDLE:
+            commits.append(1)
         return real_commit()
 
     with connection.execute_wrapper(count), mock.patch.object(connection, "commit", commit):
@@ -83,8 +86,8 @@ def test_a_drained_action_costs_at_most_four_round_trips(pg, players, decks, cou
     applied, sent, commits = _counted(services.drain, match.pk)
 
     assert applied == count
-    assert len(sent) + len(commits) <= 4, sent
-    assert len(commits) == 1
+    assert len(sent) + len(commits) <= 3, sent  # the two reads go together: 2 round trips
+    assert commits == [] and sent[-1].endswith("COMMIT")  # the writes' batch commits
     # ... and every write happened: the batch is not a statement that was left out
     after = Match.objects.get(pk=match.pk)
     assert after.version == before.version + count
@@ -133,7 +136,7 @@ def test_a_drain_that_rebuilds_the_position_costs_no_more_round_trips(pg, player
     applied, sent, commits = _counted(services.drain, match.pk)
 
     assert applied == count
-    assert len(sent) + len(commits) <= 4, sent
+    assert len(sent) + len(commits) <= 3, sent
     after = Match.objects.get(pk=match.pk)
     assert after.version == before.version + count
     assert_consistent(after)
