@@ -1,15 +1,46 @@
 """Celery wiring. With no REDIS_URL the tasks run eagerly in-process (the embedded default)."""
 
+import functools
 import gc
 import os
+from collections.abc import Mapping
 
 from celery import Celery
 from celery.signals import worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardgame.settings")
 
+
+class _CelerySettings(Mapping):
+    """Django's CELERY_* settings, read once, when Celery first configures itself.
+
+    Celery looks each setting up in its source on every access, and every setting the
+    project leaves at Celery's default was a miss in Django's LazySettings (its Python
+    `__getattr__` raising AttributeError), ~20 of them for each task published or run:
+    ~15 % of the CPU of publishing a move's drain (bench/RESULTS.md, issue 16). A plain
+    mapping misses in C. (Settings are not changed at run time; tests that need another
+    broker update `app.conf` itself.)"""
+
+    @functools.cached_property
+    def _values(self) -> dict:
+        from django.conf import settings
+
+        return {
+            name: getattr(settings, name) for name in dir(settings) if name.startswith("CELERY_")
+        }
+
+    def __getitem__(self, key):
+        return self._values[key]
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __len__(self):
+        return len(self._values)
+
+
 app = Celery("cardgame")
-app.config_from_object("django.conf:settings", namespace="CELERY")
+app.config_from_object(_CelerySettings(), namespace="CELERY")
 app.autodiscover_tasks()
 
 
