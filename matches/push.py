@@ -79,10 +79,13 @@ def push_update(match: Match, state, raw_events, seats=None) -> None:
         state = current_state(match)  # None before the game starts
 
     def message(viewer):
-        return lambda: encode(update_message(match, viewer, state, raw_events, seats))
+        made = lambda: encode(update_message(match, viewer, state, raw_events, seats))  # noqa: E731
+        return made() if _watched(viewer, seats) else made
 
-    # Each text is made only for a group somebody is in: most games have no spectators, and
-    # their projection and encoding were a third of the push's (py-spy of a worker).
+    # A person's seat gets its text at once (somebody is almost always watching it); the
+    # others' (a bot's seat, the spectators) are made only for a group somebody is in: most
+    # games have no spectators, and their projection and encoding were a third of the
+    # push's (py-spy of a worker).
     messages = [(group_name(match.pk, viewer), message(viewer)) for viewer in viewers(match)]
     if isinstance(layer, InMemoryChannelLayer):  # its queues live in the server's own loop
         note_version(match)
@@ -95,6 +98,14 @@ def push_update(match: Match, state, raw_events, seats=None) -> None:
         _send_all(layer, messages, note)
     except Exception:  # one lost push (the commit stands); the page's ping finds it out
         log.exception("push failed")
+
+
+def _watched(viewer, seats) -> bool:
+    """Whether a viewer's group is a person's seat (when the seats are known)."""
+    if viewer is None or seats is None:
+        return False
+    seat = seats[viewer]
+    return seat.user_id is not None and not seat.playing_bot
 
 
 def _pipelined_note(match: Match, layer):
@@ -113,16 +124,21 @@ def _pipelined_note(match: Match, layer):
 
 
 def _single_redis(layer) -> bool:
-    return isinstance(layer, RedisChannelLayer) and len(layer.hosts) == 1
+    """One Redis and one capacity for every channel: what `_PUSH_LUA` does for it."""
+    return (
+        isinstance(layer, RedisChannelLayer)
+        and len(layer.hosts) == 1
+        and not layer.channel_capacity
+    )
 
 
 def _send_all(layer, messages, note=None):
-    """Every group's message (and the version note) in two Redis round trips when the
-    layer is one Redis, from the caller's thread; otherwise each group through the layer.
+    """Every group's message (and the version note) in ONE Redis round trip when the layer
+    is one Redis, from the caller's thread; otherwise each group through the layer.
     `messages`: (group, text), the text a string or a function making it, which is called
     only when the group has a member."""
     if _single_redis(layer):
-        _send_pipelined(layer, messages, note)
+        _send_scripted(layer, messages, note)
         return
     async_to_sync(_group_sends)(layer, messages)
 
@@ -140,77 +156,108 @@ def _made(text) -> str:
     return text() if callable(text) else text
 
 
-def _send_pipelined(layer, messages, note):
-    """channels-redis's `group_send` for several groups at once (the same keys, expiries,
-    capacity check and message format, so its receivers read them as their own): each
-    group_send there costs four round trips, twelve for a push to three groups. Here: one
-    pipeline for the note and every group's members, one for every channel's message.
+def _send_scripted(layer, messages, note):
+    """channels-redis's `group_send` for several groups at once, run by Redis itself
+    (`_PUSH_LUA`: the same keys, expiries, capacity check and message format as
+    channels-redis, so its receivers read them as their own). Each group_send there costs
+    four round trips; a pipeline that first read the groups' members and then sent to
+    them, two; this script, one. A text still to be made (a function: most games have no
+    spectators) is made only when the script finds somebody in its group, and sent by a
+    second call. Sent by the worker's own thread on a blocking connection (an event loop
+    in a thread cost more than it saved: bench/RESULTS.md)."""
+    script = _push_script(layer)
+    now = [(group, text if isinstance(text, str) else "") for group, text in messages]
+    wanted = _run_push_script(script, layer, now, note)
+    if wanted:
+        later = [(messages[i][0], _made(messages[i][1])) for i in wanted]
+        _run_push_script(script, layer, later, None)
 
-    Sent by the worker's own thread on a blocking connection: an event loop in a thread of
-    its own (as before) cost the worker ~0.9 ms of CPU per push in thread hand-offs and the
-    asyncio client, more than the two round trips it saved the task (bench/RESULTS.md)."""
-    client = _client(layer)
-    now = time.time()
-    pipe = client.pipeline(transaction=False)
+
+def _run_push_script(script, layer, texts, note) -> list[int]:
+    """One call of `_PUSH_LUA`; the indexes (into `texts`) of the groups that have members
+    but no text yet."""
+    keys = [layer._group_key(group) for group, _text in texts]
     if note is not None:
-        pipe.set(note[0], note[1], ex=VERSION_TTL)
-    for group, _text in messages:
-        key = layer._group_key(group)
-        pipe.zremrangebyscore(key, min=0, max=int(now) - layer.group_expiry)
-        pipe.zrange(key, 0, -1)
-    results = pipe.execute()
-    members = results[2 if note is not None else 1 :: 2]
-    pipe = client.pipeline(transaction=False)
-    evals = []  # the script's places among the pipeline's replies
-    for (_group, text), names in zip(messages, members, strict=True):
-        if not names:
-            continue
-        channels = [name.decode("utf8") for name in names]
-        by_connection, payloads, capacities = layer._map_channel_keys_to_connection(
-            channels, {"type": "match.update", "text": _made(text)}
-        )
-        for keys in by_connection.values():  # one host: index 0
-            for key in keys:
-                pipe.zremrangebyscore(key, min=0, max=int(now) - int(layer.expiry))
-            args = [payloads[k] for k in keys] + [capacities[k] for k in keys]
-            pipe.eval(_GROUP_SEND_LUA, len(keys), *keys, *args, now, layer.expiry)
-            evals.append(len(pipe) - 1)
-    if evals:
-        results = pipe.execute()
-        over = sum(results[i] for i in evals)
-        expired = sum(results) - over
-        if over or expired:
-            log.warning("push: dropped %s message(s) of channels over capacity, %s expired "
-                        "unread", over, expired)  # fmt: skip
+        keys.append(note[0])
+    # channels-redis's receivers strip a 12-byte random prefix (it keeps equal messages
+    # apart in the channel's sorted set): 8 random bytes here, 4 more per message there
+    args = [time.time(), layer.group_expiry, int(layer.expiry), layer.capacity, layer.prefix,
+            os.urandom(8), *(note[1:] if note is not None else ("",)), VERSION_TTL,
+            *(text for _group, text in texts)]  # fmt: skip
+    over, expired, wanted = script(keys=keys, args=args)
+    if over or expired:
+        log.warning("push: dropped %s message(s) of channels over capacity, %s expired "
+                    "unread", over, expired)  # fmt: skip
+    return [int(index) - 1 for index in wanted]
 
 
 _clients_lock = threading.Lock()
-_clients = {}  # (pid, address) -> redis.Redis: one per process (a forked child makes its own)
+_clients = {}  # (pid, address) -> the script on a redis.Redis: one per process (a fork: its own)
 
 
-def _client(layer):
+def _push_script(layer):
+    """`_PUSH_LUA` on this process's blocking client to the layer's Redis (EVALSHA; the
+    script is loaded again by itself after a Redis restart)."""
     address = layer.hosts[0]["address"]
     key = (os.getpid(), address)
     with _clients_lock:
         if key not in _clients:
-            _clients[key] = sync_client(address)
+            _clients[key] = sync_client(address).register_script(_PUSH_LUA)
         return _clients[key]
 
 
-# channels-redis 4's group_send script, as it is: add to each channel under its capacity.
-_GROUP_SEND_LUA = """
-    local over_capacity = 0
-    local current_time = ARGV[#ARGV - 1]
-    local expiry = ARGV[#ARGV]
-    for i=1,#KEYS do
-        if redis.call('ZCOUNT', KEYS[i], '-inf', '+inf') < tonumber(ARGV[i + #KEYS]) then
-            redis.call('ZADD', KEYS[i], current_time, ARGV[i])
-            redis.call('EXPIRE', KEYS[i], expiry)
-        else
-            over_capacity = over_capacity + 1
+# KEYS: each group's key, then the version note's key when there is a note.
+# ARGV: now, group expiry, message expiry, capacity, the layer's prefix, 8 random bytes,
+# the note's value ("" for none), its time to live, then each group's text ("": not made).
+# For each group, as channels-redis's group_send: drop members past the group expiry, and
+# per receiving process (the channel key: the prefix and the name up to its "!") drop
+# expired messages, then add the message unless the key is at capacity; the message is
+# channels-redis's msgpack of {type, text, __asgi_channel__: [channels]} behind 12 bytes.
+_PUSH_LUA = """
+local now = tonumber(ARGV[1])
+local group_expiry = tonumber(ARGV[2])
+local expiry = tonumber(ARGV[3])
+local capacity = tonumber(ARGV[4])
+local prefix = ARGV[5]
+local nonce = ARGV[6]
+local groups = #KEYS
+if ARGV[7] ~= '' then
+    redis.call('SET', KEYS[#KEYS], ARGV[7], 'EX', ARGV[8])
+    groups = groups - 1
+end
+local over, expired, wanted = 0, 0, {}
+for g = 1, groups do
+    redis.call('ZREMRANGEBYSCORE', KEYS[g], 0, math.floor(now) - group_expiry)
+    local members = redis.call('ZRANGE', KEYS[g], 0, -1)
+    local text = ARGV[8 + g]
+    if #members > 0 and text == '' then
+        table.insert(wanted, g)
+    elseif #members > 0 then
+        local by_key, order = {}, {}
+        for _, channel in ipairs(members) do
+            local bang = string.find(channel, '!', 1, true)
+            local key = prefix .. (bang and string.sub(channel, 1, bang) or channel)
+            if by_key[key] == nil then
+                by_key[key] = {}
+                table.insert(order, key)
+            end
+            table.insert(by_key[key], channel)
+        end
+        for i, key in ipairs(order) do
+            expired = expired + redis.call('ZREMRANGEBYSCORE', key, 0, math.floor(now) - expiry)
+            if redis.call('ZCOUNT', key, '-inf', '+inf') < capacity then
+                local body = cmsgpack.pack({type = 'match.update', text = text,
+                                            __asgi_channel__ = by_key[key]})
+                local unique = string.format('%02d%02d', g % 100, i % 100)
+                redis.call('ZADD', key, now, nonce .. unique .. body)
+                redis.call('EXPIRE', key, expiry)
+            else
+                over = over + 1
+            end
         end
     end
-    return over_capacity
+end
+return {over, expired, wanted}
 """
 
 

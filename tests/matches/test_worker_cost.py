@@ -110,11 +110,12 @@ def _counting_round_trips():
     pipelines."""
     from redis.client import Pipeline, Redis
 
-    counts = {"commands": 0, "pipelines": 0}
+    counts = {"commands": 0, "pipelines": 0, "names": []}
     command, execute = Redis.execute_command, Pipeline.execute
 
     def counted_command(self, *args, **kwargs):
         counts["commands"] += 1
+        counts["names"].append(args[0])
         return command(self, *args, **kwargs)
 
     def counted_pipeline(self, *args, **kwargs):
@@ -128,7 +129,8 @@ def _counting_round_trips():
     return counts, patches
 
 
-def test_a_push_reaches_every_group_and_notes_the_version_in_two_round_trips(redis_url, settings):
+def test_a_push_reaches_every_group_and_notes_the_version_in_one_round_trip(redis_url, settings):
+    """Issue 16: the push is one script call (EVALSHA) for every group and the note."""
     from channels_redis.core import RedisChannelLayer
     from django.core.cache import cache
 
@@ -150,6 +152,7 @@ def test_a_push_reaches_every_group_and_notes_the_version_in_two_round_trips(red
             await layer.group_add(group, channel)  # two spectators
         messages = [(group, f"text for {group}") for group in groups]
         note = push._pipelined_note(fake, layer)
+        push._send_all(layer, [(push.group_name(0, 0), "nobody")], None)  # the script loaded
         for patch in patches:
             patch.start()
         try:
@@ -165,7 +168,27 @@ def test_a_push_reaches_every_group_and_notes_the_version_in_two_round_trips(red
     assert [m["text"] for m in received] == [f"text for {g}" for g in [*groups, groups[2]]]
     assert all(m["type"] == "match.update" for m in received)
     assert cache.get(push.version_key(41)) == [7, 23]
-    assert counts == {"commands": 0, "pipelines": 2}
+    assert counts == {"commands": 1, "pipelines": 0, "names": ["EVALSHA"]}
+
+
+def test_the_push_script_is_loaded_again_after_redis_forgot_it(redis_url):
+    """A Redis restart empties its script cache: the next push loads the script again."""
+    import redis
+    from channels_redis.core import RedisChannelLayer
+
+    layer = RedisChannelLayer(hosts=[redis_url])
+
+    async def scenario():
+        channel = await layer.new_channel()
+        await layer.group_add("g", channel)
+        push._send_all(layer, [("g", "before")], None)
+        redis.Redis.from_url(redis_url).script_flush()
+        push._send_all(layer, [("g", "after")], None)
+        received = [await asyncio.wait_for(layer.receive(channel), 5) for _ in range(2)]
+        await layer.flush()
+        return received
+
+    assert [m["text"] for m in asyncio.run(scenario())] == ["before", "after"]
 
 
 def test_a_message_is_made_only_for_a_group_somebody_is_in(redis_url):
