@@ -48,6 +48,13 @@ def from_snapshot(text: str, after: int, log, upto: int):
     return _replayed(load(text), after, log, upto)
 
 
+def forward(state, after: int, log, upto: int):
+    """`state`, the position at version `after`, brought to `upto` by the entries of `log`
+    (a log read from an earlier snapshot) after it. BrokenLog unless they are exactly
+    after+1..upto."""
+    return _replayed(state, after, [entry for entry in log if entry[0] > after], upto)
+
+
 def _replayed(state, after: int, log, upto: int):
     log = sorted(log)
     if [entry[0] for entry in log] != list(range(after + 1, upto + 1)):

@@ -166,8 +166,8 @@ def _send_scripted(layer, messages, note):
     second call. Sent by the worker's own thread on a blocking connection (an event loop
     in a thread cost more than it saved: bench/RESULTS.md)."""
     script = _push_script(layer)
-    now = [(group, text if isinstance(text, str) else "") for group, text in messages]
-    wanted = _run_push_script(script, layer, now, note)
+    at_once = [(group, text if isinstance(text, str) else "") for group, text in messages]
+    wanted = _run_push_script(script, layer, at_once, note)
     if wanted:
         later = [(messages[i][0], _made(messages[i][1])) for i in wanted]
         _run_push_script(script, layer, later, None)

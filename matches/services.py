@@ -626,7 +626,9 @@ def drain(match_id: int) -> int:
     since come with the same two statements and are replayed (matches/positions.py).
     """
     with transaction.atomic():
-        seats, requests, log = _locked_seats_and_pending(match_id, state_cache.peek(match_id))
+        seats, requests, log, made_by = _locked_seats_and_pending(
+            match_id, state_cache.peek(match_id)
+        )
         if not seats:
             return 0
         match = seats[0].match
@@ -641,9 +643,11 @@ def drain(match_id: int) -> int:
             return 0
         batch.relax_commit()
         banks = [seat.time_bank for seat in seats]
-        state = state_cache.take(match_id, match.version, match.updated)
-        if state is None:
-            state = _rebuilt(match, log)
+        held = state_cache.take_entry(match_id)
+        if held is not None and held[:2] == (match.version, match.updated):
+            state = held[2]
+        else:
+            state = _rebuilt(match, log, held, made_by)
         now = timezone.now()
         events = []
         applied = 0
@@ -658,7 +662,10 @@ def drain(match_id: int) -> int:
             stored = _save_position(match, seats, banks, state, events, now, batch)
         batch.run(commit=True)
         if applied:
-            _after_commit(match, state, stored, finished=match.is_over, seats=seats)
+            last = max((r for r in requests if r.status == r.APPLIED), key=_applied_version)
+            _after_commit(
+                match, state, stored, finished=match.is_over, seats=seats, request_id=last.pk
+            )
         else:  # nothing changed: the position (if it came from the cache) is still good
             transaction.on_commit(
                 lambda: state_cache.put(match.pk, match.version, match.updated, state)
@@ -666,26 +673,40 @@ def drain(match_id: int) -> int:
     return applied
 
 
-def _rebuilt(match, log):
-    """The locked row's position when this process does not hold it: the snapshot and the
-    `log` read with the lock, replayed."""
-    if not match.snapshot:  # left out for a cached entry another thread evicted since
+def _applied_version(request) -> int:
+    return request.applied_version
+
+
+def _rebuilt(match, log, held=None, made_by=None):
+    """The locked row's position when this process does not hold it. When it holds an
+    older one (`held`: another worker moved the game on since this one did) and the log
+    shows the same request making that version (`made_by`: applied version -> request id),
+    that position with the actions since: the locked read left the snapshot out for it
+    (`_seats_query`), and a drain at two workers replays one action instead of parsing
+    ~21 kB and replaying up to SNAPSHOT_EVERY - 1. Otherwise the snapshot and the `log`
+    read with the lock, replayed."""
+    if held is not None and held[3] is not None and made_by.get(held[0]) == held[3]:
+        return positions.forward(held[2], held[0], log, match.version)
+    if not match.snapshot:  # left out for a held entry that turned out unusable, or evicted
         match.snapshot = Match.objects.values_list("snapshot", flat=True).get(pk=match.pk)
-        return positions.current_state(match)  # the log was left out too
+        return positions.current_state(match)  # the log may have been left out too
     return positions.from_snapshot(match.snapshot, match.snapshot_version, log, match.version)
 
 
-def _locked_seats_and_pending(match_id: int, cached) -> tuple[list[Seat], list, list[tuple]]:
+def _locked_seats_and_pending(match_id: int, cached) -> tuple[list[Seat], list, list, dict]:
     """The match's seats (with their users) and the match row itself, locked FOR UPDATE,
     then its pending requests, in ONE round trip on PostgreSQL; every seat shares one
     `Match` object (seats[0].match). Third, the log: (applied_version, seat, action) of
-    the requests applied since the snapshot, which rebuild the position.
+    the requests applied since the snapshot, which rebuild the position; fourth, their ids
+    by applied version.
 
     The requests are read by a statement of their own AFTER the lock's (in the same
     pipeline: each statement takes its own snapshot, so they include what a concurrent
     drain committed while this one waited for the lock). `cached`, the (version, updated)
     of the state this process holds, leaves the snapshot and the log out when the row
-    still is that position; the snapshot is read on the first seat's row only either way."""
+    still is that position, and the snapshot alone when the row is a later position of
+    the same snapshot (the held one and the log since rebuild it); the snapshot is read on
+    the first seat's row only either way."""
     if connection.vendor != "postgresql":
         seats = list(_seats_query(match_id, cached))
         requests = list(_pending_query(match_id, cached))
@@ -705,14 +726,17 @@ def _locked_seats_and_pending(match_id: int, cached) -> tuple[list[Seat], list, 
         seats[0].match.snapshot = seats[0].snapshot_text
     for seat in seats[1:]:
         seat.match = seats[0].match
-    log = [(r.applied_version, r.seat, r.action) for r in requests if r.status != r.PENDING]
-    return seats, [r for r in requests if r.status == r.PENDING], log
+    done = [r for r in requests if r.status != r.PENDING]
+    log = [(r.applied_version, r.seat, r.action) for r in done]
+    made_by = {r.applied_version: r.pk for r in done}
+    return seats, [r for r in requests if r.status == r.PENDING], log, made_by
 
 
 def _seats_query(match_id, cached):
-    same = Q(seat__gt=0)
-    if cached is not None:
+    same = Q(seat__gt=0)  # the snapshot on the first seat's row only
+    if cached is not None:  # the held position, or a later one of the same snapshot
         same |= Q(match__version=cached[0], match__updated=cached[1])
+        same |= Q(match__snapshot_version__lt=cached[0], match__version__gt=cached[0])
     return (
         Seat.objects.select_related("match", "user")
         .select_for_update(of=("match",))
@@ -1187,7 +1211,9 @@ def _queue(task_name: str, *args) -> None:
     tasks.enqueue(getattr(tasks, task_name), *args)
 
 
-def _after_commit(match, state, events, finished=False, seats=None, bots=True) -> None:
+def _after_commit(
+    match, state, events, finished=False, seats=None, bots=True, request_id=None
+) -> None:
     """After the commit: each viewer's own projection, the next bot move, match_finished.
 
     `match`, `seats` and `state` are the committed objects (not changed after the commit),
@@ -1205,7 +1231,7 @@ def _after_commit(match, state, events, finished=False, seats=None, bots=True) -
         except Exception:  # push is at-most-once; clients resync by seq (docs)
             log.exception("push of match %s failed", match.pk)
         if state is not None:  # the committed position, for this process's next drain
-            state_cache.put(match.pk, match.version, match.updated, state)
+            state_cache.put(match.pk, match.version, match.updated, state, request_id)
         if bots and match.status == Match.ACTIVE and match.deciding_seat is not None:
             if seats[match.deciding_seat].playing_bot:
                 _queue("bot_move", match.pk, match.version)

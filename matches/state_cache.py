@@ -32,11 +32,17 @@ def peek(match_id: int):
 def take(match_id: int, version: int, updated):
     """The held state if it is the position (version, updated), else None; either way the
     entry is gone (the caller changes the state, or the entry was stale)."""
-    with _lock:
-        entry = _states.pop(match_id, None)
+    entry = take_entry(match_id)
     if entry is None or entry[0] != version or entry[1] != updated:
         return None
     return entry[2]
+
+
+def take_entry(match_id: int):
+    """(version, updated, state, request_id) held for the match, or None; the entry is gone.
+    `request_id`: the applied request that made that version (None when not known)."""
+    with _lock:
+        return _states.pop(match_id, None)
 
 
 def copy(match_id: int, version: int, updated):
@@ -49,12 +55,15 @@ def copy(match_id: int, version: int, updated):
         return clone(entry[2])
 
 
-def put(match_id: int, version: int, updated, state) -> None:
-    """After the commit of (version, updated): the caller no longer changes `state`."""
+def put(match_id: int, version: int, updated, state, request_id=None) -> None:
+    """After the commit of (version, updated): the caller no longer changes `state`.
+    `request_id`: the applied request that made this version, when the caller knows it (a
+    drain that finds the game moved on by another worker replays from here when the log
+    shows this request at this version: matches/services.py `_rebuilt`)."""
     if SIZE <= 0 or updated is None:
         return
     with _lock:
-        _states[match_id] = (version, updated, state)
+        _states[match_id] = (version, updated, state, request_id)
         _states.move_to_end(match_id)
         while len(_states) > SIZE:
             _states.popitem(last=False)

@@ -140,3 +140,66 @@ def test_a_drain_that_rebuilds_the_position_costs_no_more_round_trips(pg, player
     after = Match.objects.get(pk=match.pk)
     assert after.version == before.version + count
     assert_consistent(after)
+
+
+def _held_one_version_back(match, count_before=3):
+    """This process holds the match's position one version behind the row, as a worker
+    does after the other worker drained the game's last move (both drains real)."""
+    from matches import state_cache
+
+    _pending(match, count_before, prefix="a")
+    services.drain(match.pk)
+    held = state_cache.take_entry(match.pk)  # what this worker committed
+    assert held is not None and held[3] is not None
+    _pending(match, 1, prefix="b")
+    services.drain(match.pk)  # "the other worker": rebuilt from the snapshot, no entry held
+    state_cache.clear()
+    state_cache.put(match.pk, *held)
+    return held
+
+
+def test_a_drain_replays_from_the_older_position_it_holds(pg, players, decks):
+    """The game moved on by one version since this worker drained it: the locked read
+    leaves the ~21 kB snapshot out, the position is this worker's own with the one action
+    since replayed, and the drain still costs three round trips."""
+    from matches import positions
+
+    colonies = [services.deck_colony(d, "original") for d in decks]
+    match = services.create_match(players=players, colonies=colonies, seed=10)
+    held = _held_one_version_back(match)
+    before = Match.objects.get(pk=match.pk)
+    assert before.version == held[0] + 1 and before.snapshot_version < held[0]
+    _pending(match, 1, prefix="c")
+
+    with (
+        mock.patch.object(positions, "from_snapshot", wraps=positions.from_snapshot) as parsed,
+        mock.patch.object(positions, "forward", wraps=positions.forward) as forwarded,
+        mock.patch.object(services, "_rebuilt", wraps=services._rebuilt) as rebuilt,
+    ):
+        applied, sent, commits = _counted(services.drain, match.pk)
+
+    assert applied == 1
+    assert len(sent) + len(commits) <= 3, sent
+    assert parsed.call_count == 0 and forwarded.call_count == 1
+    assert forwarded.call_args.args[1] == held[0]
+    assert rebuilt.call_args.args[0].snapshot == ""  # the locked read left it out
+    assert_consistent(Match.objects.get(pk=match.pk))
+
+
+def test_an_older_position_not_made_by_the_logged_request_is_not_used(pg, players, decks):
+    """The held entry says another request made its version than the log does (a database
+    restored under a running worker): the drain reads the snapshot instead."""
+    from matches import positions, state_cache
+
+    colonies = [services.deck_colony(d, "original") for d in decks]
+    match = services.create_match(players=players, colonies=colonies, seed=11)
+    version, updated, state, _request = _held_one_version_back(match)
+    state_cache.clear()
+    state_cache.put(match.pk, version, updated, state, -1)  # no such request
+    _pending(match, 1, prefix="c")
+
+    with mock.patch.object(positions, "forward") as forwarded:
+        applied = services.drain(match.pk)
+
+    assert applied == 1 and forwarded.call_count == 0
+    assert_consistent(Match.objects.get(pk=match.pk))

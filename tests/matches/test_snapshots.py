@@ -58,7 +58,7 @@ def recorder(transactional_db, monkeypatch):
             record.hashes[0] = state_hash(state)
         return real_start(match, seats, state, now, snapshot)
 
-    def committed(match_id, version, updated, state):
+    def committed(match_id, version, updated, state, request_id=None):
         """After each commit that had the position in hand: what the database rebuilds."""
         row = Match.objects.get(pk=match_id)
         assert row.version == version

@@ -54,21 +54,25 @@ def test_a_drain_of_a_position_this_process_committed_does_not_parse_the_dump(ma
     assert_consistent(match)  # the stored dump is the replay of the applied requests
 
 
-def test_a_position_another_process_moved_on_is_read_from_the_database(match):
+@pytest.mark.parametrize("vouched", [True, False], ids=["log-vouches", "unknown-request"])
+def test_a_position_another_process_moved_on_is_never_applied_on_as_it_is(match, vouched):
     """R 15: a stale cached state (this process last saw version 1; another worker applied
-    version 2 since) is never applied on: the drain reads the committed position."""
+    version 2 since) is never applied on as it is: it is brought forward by the logged
+    action when the log shows the request that made version 1 (no snapshot parsed), else
+    the drain reads the committed position from the database."""
     _request_next(match, "b1")
     services.drain(match.pk)
-    stale = state_cache._states[match.pk]  # (version 1, updated, state)
+    version, updated, state, request_id = state_cache._states[match.pk]
     state_cache.clear()  # "another process": it holds nothing of this match
     _request_next(match, "b2")
     services.drain(match.pk)
     state_cache.clear()
-    state_cache._states[match.pk] = stale  # back in the first process, version 1 cached
+    # back in the first process, version 1 held
+    state_cache.put(match.pk, version, updated, state, request_id if vouched else None)
     _request_next(match, "b3")
     with mock.patch.object(positions, "load", wraps=load) as parsed:
         assert services.drain(match.pk) == 1
-    assert parsed.call_count == 1
+    assert parsed.call_count == (0 if vouched else 1)
     match.refresh_from_db()
     assert match.version == 3
     assert_consistent(match)
