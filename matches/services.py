@@ -618,12 +618,13 @@ def drain(match_id: int) -> int:
     """Apply every pending request of a match in order; return how many were applied.
 
     Three statements and the commit (tests/matches/test_drain_queries.py), in three round
-    trips to PostgreSQL with psycopg's BEGIN (it waits for the BEGIN even in pipeline
-    mode): the match row locked with its seats and the pending requests (two statements
-    sent together), then every write in one `WriteBatch` (requests, events, position, time
-    banks) that ends with the COMMIT. The position comes from this process's state cache
-    when it committed that version itself (matches/state_cache.py); otherwise the snapshot and the actions logged
-    since come with the same two statements and are replayed (matches/positions.py).
+    trips to PostgreSQL with psycopg's BEGIN: the match row locked with its seats and the
+    pending requests (two statements in one query text), then every write in one
+    `WriteBatch` (requests, events, position, time banks) that ends with the COMMIT. The
+    position comes from this process's state cache when it committed that version itself
+    (matches/state_cache.py), or from an older position it committed and the actions
+    logged since; otherwise the snapshot and the actions logged since come with the same
+    two statements and are replayed (matches/positions.py).
     """
     with transaction.atomic():
         seats, requests, log, made_by = _locked_seats_and_pending(
@@ -701,7 +702,7 @@ def _locked_seats_and_pending(match_id: int, cached) -> tuple[list[Seat], list, 
     by applied version.
 
     The requests are read by a statement of their own AFTER the lock's (in the same
-    pipeline: each statement takes its own snapshot, so they include what a concurrent
+    query text: each statement takes its own snapshot, so they include what a concurrent
     drain committed while this one waited for the lock). `cached`, the (version, updated)
     of the state this process holds, leaves the snapshot and the log out when the row
     still is that position, and the snapshot alone when the row is a later position of
