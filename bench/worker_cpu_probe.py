@@ -83,7 +83,7 @@ def _install(**_kwargs):
     _wrap(push, "update_message", "drain > after commit > push_update > update_message")
     _wrap(push, "encode", "drain > after commit > push_update > encode")
     _wrap(push, "_send_scripted", "drain > after commit > push_update > _send_scripted")
-    _wrap(state_cache, "take", "drain > state_cache.take")
+    _wrap(state_cache, "take_entry", "drain > state_cache.take_entry")
     _wrap(kombu_redis.QoS, "append", "kombu: unacked entry recorded")
     _wrap(kombu_redis.QoS, "ack", "kombu: ack")
     gc.callbacks.append(_collector)

@@ -16,9 +16,8 @@ class _CelerySettings(Mapping):
 
     Celery looks each setting up in its source on every access, and every setting the
     project leaves at Celery's default was a miss in Django's LazySettings (its Python
-    `__getattr__` raising AttributeError), ~20 of them for each task published or run:
-    ~15 % of the CPU of publishing a move's drain (bench/RESULTS.md, issue 16). A plain
-    mapping misses in C. (Settings are not changed at run time; tests that need another
+    `__getattr__` raising AttributeError), ~20 of them for each task published or run
+    (bench/RESULTS.md, issue 16). A plain mapping misses in C. (Settings are not changed at run time; tests that need another
     broker update `app.conf` itself.)"""
 
     @functools.cached_property

@@ -1,7 +1,8 @@
 """Several querysets' model objects from one round trip to PostgreSQL (one query text of
-several statements), for the drain's hot path (matches/services.py). Generic plumbing over Django's
-compiler: it relies on `get_related_populators` and the compiler's `select`/`klass_info`
-(Django 5.2), pinned by tests/matches/test_drain_queries.py and test_worker_cost.py."""
+several statements), for the drain's hot path (matches/services.py). Generic plumbing over
+Django's compiler: it relies on `get_related_populators` and the compiler's
+`select`/`klass_info` (Django 5.2), pinned by tests/matches/test_drain_queries.py and
+test_worker_cost.py."""
 
 import weakref
 
@@ -15,7 +16,7 @@ def fetch_together(*compiled) -> list[list]:
     statements go out as one query text and run one after the other, each with a snapshot
     of its own; psycopg's client-side binding (Django's default) sends several statements
     in one execute and hands their results one after the other (`nextset`). psycopg's
-    pipeline mode did the same with ~0.15 ms more CPU a drain in its bookkeeping.
+    pipeline mode did the same with more CPU in its bookkeeping (bench/RESULTS.md).
     `compiled`: (queryset, compiler, sql, params) of querysets of model objects (no
     values(), no prefetch_related)."""
     text = ";\n".join(sql_text for _queryset, _compiler, sql_text, _params in compiled)

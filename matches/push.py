@@ -5,6 +5,7 @@ group its server-side seat allows and only ever receives engine.view projections
 """
 
 import asyncio
+import functools
 import logging
 import os
 import threading
@@ -78,20 +79,22 @@ def push_update(match: Match, state, raw_events, seats=None) -> None:
     if state is None:
         state = current_state(match)  # None before the game starts
 
-    def message(viewer):
-        made = lambda: encode(update_message(match, viewer, state, raw_events, seats))  # noqa: E731
-        return made() if _watched(viewer, seats) else made
+    def text(viewer) -> str:
+        return encode(update_message(match, viewer, state, raw_events, seats))
 
     # A person's seat gets its text at once (somebody is almost always watching it); the
     # others' (a bot's seat, the spectators) are made only for a group somebody is in: most
     # games have no spectators, and their projection and encoding were a third of the
     # push's (py-spy of a worker).
-    messages = [(group_name(match.pk, viewer), message(viewer)) for viewer in viewers(match)]
+    messages = [
+        (group_name(match.pk, v), text(v) if _watched(v, seats) else functools.partial(text, v))
+        for v in viewers(match)
+    ]
     if isinstance(layer, InMemoryChannelLayer):  # its queues live in the server's own loop
         note_version(match)
         async_to_sync(_group_sends)(layer, messages)
         return
-    note = _pipelined_note(match, layer)
+    note = _scripted_note(match, layer)
     if note is None:
         note_version(match)  # never raises: the push goes out whatever the cache does
     try:
@@ -108,8 +111,8 @@ def _watched(viewer, seats) -> bool:
     return seat.user_id is not None and not seat.playing_bot
 
 
-def _pipelined_note(match: Match, layer):
-    """The version note as (key, value) for the push's own Redis pipeline, when the cache
+def _scripted_note(match: Match, layer):
+    """The version note as (key, value) for the push's own script call, when the cache
     and the channel layer are the same one Redis (the cache's key and serialisation, so
     `cache.get` reads it as `note_version` would have written it); else None."""
     default = caches["default"]

@@ -418,8 +418,8 @@ def store_move(match_id: int, user, *, client_action_id, expected_version, actio
     """A player's move stored by ONE statement on PostgreSQL, when `_check_now` would let it
     through: the INSERT reads the match row and the user's seat itself (the same tests as a
     WHERE clause), so a move costs the web one round trip and almost no ORM work, where
-    reading the match first and inserting after were two round trips and ~2 ms of CPU on the
-    hot path of every move (bench/RESULTS.md, issue 16). Returns the stored request (the
+    reading the match first and inserting after were two round trips and the ORM's work on
+    the hot path of every move (bench/RESULTS.md, issue 16). Returns the stored request (the
     drain is queued), or None when nothing was stored: the caller then goes the long way
     (`submit_action`), which says why, or finds the same request stored before. The drain
     checks everything again under the row lock either way.
@@ -645,8 +645,8 @@ def drain(match_id: int) -> int:
         batch.relax_commit()
         banks = [seat.time_bank for seat in seats]
         held = state_cache.take_entry(match_id)
-        if held is not None and held[:2] == (match.version, match.updated):
-            state = held[2]
+        if held is not None and held.is_position(match.version, match.updated):
+            state = held.state
         else:
             state = _rebuilt(match, log, held, made_by)
         now = timezone.now()
@@ -663,9 +663,9 @@ def drain(match_id: int) -> int:
             stored = _save_position(match, seats, banks, state, events, now, batch)
         batch.run(commit=True)
         if applied:
-            last = max((r for r in requests if r.status == r.APPLIED), key=_applied_version)
+            last = next((r.pk for r in requests if r.applied_version == match.version), None)
             _after_commit(
-                match, state, stored, finished=match.is_over, seats=seats, request_id=last.pk
+                match, state, stored, finished=match.is_over, seats=seats, request_id=last
             )
         else:  # nothing changed: the position (if it came from the cache) is still good
             transaction.on_commit(
@@ -674,11 +674,7 @@ def drain(match_id: int) -> int:
     return applied
 
 
-def _applied_version(request) -> int:
-    return request.applied_version
-
-
-def _rebuilt(match, log, held=None, made_by=None):
+def _rebuilt(match, log, held: state_cache.Held | None, made_by: dict):
     """The locked row's position when this process does not hold it. When it holds an
     older one (`held`: another worker moved the game on since this one did) and the log
     shows the same request making that version (`made_by`: applied version -> request id),
@@ -686,8 +682,9 @@ def _rebuilt(match, log, held=None, made_by=None):
     (`_seats_query`), and a drain at two workers replays one action instead of parsing
     ~21 kB and replaying up to SNAPSHOT_EVERY - 1. Otherwise the snapshot and the `log`
     read with the lock, replayed."""
-    if held is not None and held[3] is not None and made_by.get(held[0]) == held[3]:
-        return positions.forward(held[2], held[0], log, match.version)
+    if held is not None and held.request_id is not None:
+        if made_by.get(held.version) == held.request_id:
+            return positions.forward(held.state, held.version, log, match.version)
     if not match.snapshot:  # left out for a held entry that turned out unusable, or evicted
         match.snapshot = Match.objects.values_list("snapshot", flat=True).get(pk=match.pk)
         return positions.current_state(match)  # the log may have been left out too

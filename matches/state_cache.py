@@ -13,6 +13,7 @@ changes the state in place), so a failed drain leaves nothing behind. A reader g
 import os
 import threading
 from collections import OrderedDict
+from typing import NamedTuple
 
 from engine.serialize import clone
 
@@ -20,6 +21,19 @@ SIZE = int(os.environ.get("KGK_STATE_CACHE_SIZE", "512"))  # matches; ~60 kB eac
 
 _states: OrderedDict = OrderedDict()
 _lock = threading.Lock()
+
+
+class Held(NamedTuple):
+    """A held position: the state at (version, updated) as its commit wrote the row, and
+    the applied request that made that version (None when the writer did not say)."""
+
+    version: int
+    updated: object
+    state: object
+    request_id: int | None
+
+    def is_position(self, version: int, updated) -> bool:
+        return self.version == version and self.updated == updated
 
 
 def peek(match_id: int):
@@ -32,15 +46,12 @@ def peek(match_id: int):
 def take(match_id: int, version: int, updated):
     """The held state if it is the position (version, updated), else None; either way the
     entry is gone (the caller changes the state, or the entry was stale)."""
-    entry = take_entry(match_id)
-    if entry is None or entry[0] != version or entry[1] != updated:
-        return None
-    return entry[2]
+    held = take_entry(match_id)
+    return held.state if held is not None and held.is_position(version, updated) else None
 
 
-def take_entry(match_id: int):
-    """(version, updated, state, request_id) held for the match, or None; the entry is gone.
-    `request_id`: the applied request that made that version (None when not known)."""
+def take_entry(match_id: int) -> Held | None:
+    """What is held for the match, whatever its position, or None; the entry is gone."""
     with _lock:
         return _states.pop(match_id, None)
 
@@ -49,10 +60,10 @@ def copy(match_id: int, version: int, updated):
     """A copy of the held state if it is the position (version, updated), else None; the
     entry stays. Copied under the lock: once a drain has taken the entry it changes it."""
     with _lock:
-        entry = _states.get(match_id)
-        if entry is None or entry[0] != version or entry[1] != updated:
+        held = _states.get(match_id)
+        if held is None or not held.is_position(version, updated):
             return None
-        return clone(entry[2])
+        return clone(held.state)
 
 
 def put(match_id: int, version: int, updated, state, request_id=None) -> None:
@@ -63,7 +74,7 @@ def put(match_id: int, version: int, updated, state, request_id=None) -> None:
     if SIZE <= 0 or updated is None:
         return
     with _lock:
-        _states[match_id] = (version, updated, state, request_id)
+        _states[match_id] = Held(version, updated, state, request_id)
         _states.move_to_end(match_id)
         while len(_states) > SIZE:
             _states.popitem(last=False)

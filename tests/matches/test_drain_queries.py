@@ -1,11 +1,12 @@
 """The drain's database round trips (issue 16): every statement it sends is counted.
 
-On PostgreSQL a drained action costs two executes through the cursor: the match row locked
-with its seats and the pending requests in one query text, and ONE batch of every write (request
-updates, event inserts, the position with its version bump, the time banks) that ends
-with the COMMIT. psycopg opens the transaction with its own BEGIN (a round trip: three in
-all, the issue's ceiling is four) and the pool may check a borrowed connection (without a round
-trip while its socket is quiet: cardgame/pgpool); neither goes through Django's cursor.
+On PostgreSQL a drained action costs two executes through the cursor: the match row
+locked with its seats and the pending requests in one query text, and ONE batch of every
+write (request updates, event inserts, the position with its version bump, the time banks)
+that ends with the COMMIT. psycopg opens the transaction with its own BEGIN (a round trip:
+three in all, the issue's ceiling is four) and the pool may check a borrowed connection
+(without a round trip while its socket is quiet: cardgame/pgpool); neither goes through
+Django's cursor.
 """
 
 from datetime import timedelta
@@ -150,7 +151,7 @@ def _held_one_version_back(match, count_before=3):
     _pending(match, count_before, prefix="a")
     services.drain(match.pk)
     held = state_cache.take_entry(match.pk)  # what this worker committed
-    assert held is not None and held[3] is not None
+    assert held is not None and held.request_id is not None
     _pending(match, 1, prefix="b")
     services.drain(match.pk)  # "the other worker": rebuilt from the snapshot, no entry held
     state_cache.clear()
@@ -168,7 +169,7 @@ def test_a_drain_replays_from_the_older_position_it_holds(pg, players, decks):
     match = services.create_match(players=players, colonies=colonies, seed=10)
     held = _held_one_version_back(match)
     before = Match.objects.get(pk=match.pk)
-    assert before.version == held[0] + 1 and before.snapshot_version < held[0]
+    assert before.version == held.version + 1 and before.snapshot_version < held.version
     _pending(match, 1, prefix="c")
 
     with (
@@ -181,7 +182,7 @@ def test_a_drain_replays_from_the_older_position_it_holds(pg, players, decks):
     assert applied == 1
     assert len(sent) + len(commits) <= 2, sent
     assert parsed.call_count == 0 and forwarded.call_count == 1
-    assert forwarded.call_args.args[1] == held[0]
+    assert forwarded.call_args.args[1] == held.version
     assert rebuilt.call_args.args[0].snapshot == ""  # the locked read left it out
     assert_consistent(Match.objects.get(pk=match.pk))
 

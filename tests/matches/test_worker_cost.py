@@ -155,7 +155,7 @@ def test_a_push_reaches_every_group_and_notes_the_version_in_one_round_trip(redi
         for group, channel in zip([*groups, groups[2]], channels, strict=True):
             await layer.group_add(group, channel)  # two spectators
         messages = [(group, f"text for {group}") for group in groups]
-        note = push._pipelined_note(fake, layer)
+        note = push._scripted_note(fake, layer)
         push._send_all(layer, [(push.group_name(0, 0), "nobody")], None)  # the script loaded
         for patch in patches:
             patch.start()
@@ -235,7 +235,7 @@ def test_the_note_goes_its_own_way_when_the_cache_is_not_the_layers_redis(redis_
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
         "throttle": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     }
-    assert push._pipelined_note(mock.Mock(pk=1), RedisChannelLayer(hosts=[redis_url])) is None
+    assert push._scripted_note(mock.Mock(pk=1), RedisChannelLayer(hosts=[redis_url])) is None
 
 
 def test_a_web_process_that_falls_behind_loses_no_push(redis_url, settings):
