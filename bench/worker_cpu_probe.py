@@ -70,8 +70,8 @@ def _install(**_kwargs):
     import gc
 
     from django.db.backends.base.base import BaseDatabaseWrapper
-    from kombu.transport import redis as kombu_redis
 
+    from cardgame import broker
     from matches import push, services, state_cache
 
     for name in ("drain", "_locked_seats_and_pending", "_rebuilt", "_apply_request",
@@ -84,8 +84,8 @@ def _install(**_kwargs):
     _wrap(push, "encode", "drain > after commit > push_update > encode")
     _wrap(push, "_send_scripted", "drain > after commit > push_update > _send_scripted")
     _wrap(state_cache, "take_entry", "drain > state_cache.take_entry")
-    _wrap(kombu_redis.QoS, "append", "kombu: unacked entry recorded")
-    _wrap(kombu_redis.QoS, "ack", "kombu: ack")
+    _wrap(broker.QoS, "append", "kombu: delivery recorded (in Redis for unswept tasks)")
+    _wrap(broker.QoS, "ack", "kombu: ack")
     gc.callbacks.append(_collector)
     # hooked here, in the worker, not at import: the bench imports this module too (for
     # `report`), and its own process must record and write nothing

@@ -171,8 +171,15 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A task of a worker that died comes back after the visibility timeout; it matches the
 # clocks' per-decision limit (matches.clocks), and the clock sweep re-queues sooner.
+# The match tasks get no unacked record in Redis (cardgame/broker.py): the clock sweep
+# queues again what a dead worker's task left due, sooner than the timeout.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "60"))
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "60")),
+    "swept_tasks": [
+        "matches.tasks.drain_match",
+        "matches.tasks.bot_move",
+        "matches.tasks.default_move",
+    ],  # fmt: skip
 }
 # Tests of the deck lab's logic play its chunks inside the request (tests/decklab/conftest.py);
 # everywhere else a run is played off the request (workers, or decklab.background's thread).

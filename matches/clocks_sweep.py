@@ -1,7 +1,9 @@
 """The periodic clock task (beat, every second): timeouts, and a safety net for lost tasks.
 
-A drain or bot move lost with a dead worker comes back by itself after the broker's
-visibility timeout; the sweep re-queues it sooner. Duplicates are harmless (idempotence).
+A drain, bot move or default move lost with a dead worker is queued again here: those
+tasks get no unacked record in the broker (cardgame/broker.py), because what they would
+have done stays due in the database and the sweep finds it within seconds. Duplicates are
+harmless (idempotence).
 """
 
 from datetime import timedelta

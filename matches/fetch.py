@@ -8,27 +8,49 @@ import weakref
 
 from django.db import connection
 from django.db.models.query import get_related_populators
+from psycopg import pq
 
 
 def fetch_together(*compiled) -> list[list]:
     """Each compiled queryset's model objects, as `list(queryset)` gives them, from ONE round
-    trip to PostgreSQL (after psycopg's BEGIN, which it sends and waits for first): the
-    statements go out as one query text and run one after the other, each with a snapshot
-    of its own; psycopg's client-side binding (Django's default) sends several statements
-    in one execute and hands their results one after the other (`nextset`). psycopg's
-    pipeline mode did the same with more CPU in its bookkeeping (bench/RESULTS.md).
-    `compiled`: (queryset, compiler, sql, params) of querysets of model objects (no
-    values(), no prefetch_related)."""
-    text = ";\n".join(sql_text for _queryset, _compiler, sql_text, _params in compiled)
+    trip to PostgreSQL: the statements go out as one query text and run one after the
+    other, each with a snapshot of its own; psycopg's client-side binding (Django's
+    default) sends several statements in one execute and hands their results one after the
+    other (`nextset`). psycopg's pipeline mode did the same with more CPU in its
+    bookkeeping (bench/RESULTS.md). As the first statement of an atomic block, the text
+    also carries the block's BEGIN (`_begins_here`), which psycopg would otherwise send
+    alone first, a round trip of its own. `compiled`: (queryset, compiler, sql, params) of
+    querysets of model objects (no values(), no prefetch_related)."""
+    texts = [sql_text for _queryset, _compiler, sql_text, _params in compiled]
     params = [p for _queryset, _compiler, _sql, some in compiled for p in some]
+    begin = _begins_here()
     results = []
     with connection.cursor() as cursor:
-        cursor.execute(text, params)
+        cursor.execute(";\n".join(["BEGIN", *texts] if begin else texts), params)
+        if begin:
+            cursor.nextset()  # past the BEGIN's empty result
         for n, (queryset, compiler, _sql, _params) in enumerate(compiled):
             if n and not cursor.nextset():
                 raise RuntimeError("a statement of fetch_together returned no result")
             results.append(_model_objects(queryset, compiler, cursor.fetchall()))
     return results
+
+
+def _begins_here() -> bool:
+    """True when the caller's outermost atomic block has sent nothing yet: its transaction
+    is then opened by a BEGIN at the head of this query text, and psycopg is told not to
+    send its own (autocommit on; it stays on until the block ends, when Django sets it
+    anyway: psycopg's commit and rollback still end the transaction the server holds, and
+    refuse to change autocommit only while one is open, which the block's end has closed).
+    Not in a nested block (a savepoint: the transaction was opened before) nor outside
+    one (autocommit: nothing to open)."""
+    if not connection.in_atomic_block or len(connection.atomic_blocks) != 1:
+        return False
+    raw = connection.connection
+    if raw is None or raw.autocommit or raw.pgconn.transaction_status != pq.TransactionStatus.IDLE:
+        return False
+    raw.autocommit = True
+    return True
 
 
 class _Plan:

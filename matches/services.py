@@ -617,10 +617,10 @@ def _finish(match, status, winner_seat, result, reason=""):
 def drain(match_id: int) -> int:
     """Apply every pending request of a match in order; return how many were applied.
 
-    Three statements and the commit (tests/matches/test_drain_queries.py), in three round
-    trips to PostgreSQL with psycopg's BEGIN: the match row locked with its seats and the
-    pending requests (two statements in one query text), then every write in one
-    `WriteBatch` (requests, events, position, time banks) that ends with the COMMIT. The
+    Two round trips to PostgreSQL (tests/matches/test_drain_queries.py): the BEGIN, the
+    match row locked with its seats and the pending requests (three statements in one
+    query text, `fetch_together`), then every write in one `WriteBatch` (requests, events,
+    position, time banks) that ends with the COMMIT. The
     position comes from this process's state cache when it committed that version itself
     (matches/state_cache.py), or from an older position it committed and the actions
     logged since; otherwise the snapshot and the actions logged since come with the same

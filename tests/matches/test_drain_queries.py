@@ -1,14 +1,16 @@
 """The drain's database round trips (issue 16): every statement it sends is counted.
 
-On PostgreSQL a drained action costs two executes through the cursor: the match row
-locked with its seats and the pending requests in one query text, and ONE batch of every
-write (request updates, event inserts, the position with its version bump, the time banks)
-that ends with the COMMIT. psycopg opens the transaction with its own BEGIN (a round trip:
-three in all, the issue's ceiling is four) and the pool may check a borrowed connection
-(without a round trip while its socket is quiet: cardgame/pgpool); neither goes through
-Django's cursor.
+On PostgreSQL a drained action costs two round trips, two query texts: the BEGIN with the
+match row locked with its seats and the pending requests, and ONE batch of every write
+(request updates, event inserts, the position with its version bump, the time banks) that
+ends with the COMMIT (the issue's ceiling is four). `_on_the_wire` counts what reaches the
+server from libpq's own trace of the protocol, psycopg's own BEGIN or COMMIT included;
+`_counted`, what goes through Django's cursor. The pool may check a borrowed connection
+(without a round trip while its socket is quiet: cardgame/pgpool).
 """
 
+import re
+import tempfile
 from datetime import timedelta
 from unittest import mock
 
@@ -72,6 +74,78 @@ def _counted(fn, *args):
     with connection.execute_wrapper(count), mock.patch.object(connection, "commit", commit):
         result = fn(*args)
     return result, sent, commits
+
+
+def _on_the_wire(fn, *args):
+    """fn's result and the messages this connection sent the server meanwhile, from libpq's
+    own trace of the protocol (psycopg's BEGIN, COMMIT and ROLLBACK included, which do not
+    go through Django's cursor): [("Query", text), ...] ("Sync" ends an extended-protocol
+    exchange; each Query or Sync is one round trip)."""
+    connection.ensure_connection()
+    pgconn = connection.connection.pgconn
+    with tempfile.TemporaryFile("w+") as trace:
+        pgconn.trace(trace.fileno())
+        pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
+        try:
+            result = fn(*args)
+        finally:
+            pgconn.untrace()
+        trace.seek(0)
+        # one message per entry: "F|B <tab> length <tab> kind <tab> fields"; a query's text
+        # may span lines
+        messages = re.split(r"\n(?=[FB]\t\d+\t)", trace.read().strip())
+    sent = []
+    for message in messages:
+        direction, _length, kind, fields = (message.split("\t", 3) + [""])[:4]
+        if direction == "F" and kind in ("Query", "Sync"):
+            sent.append((kind, fields.strip().strip('"')))
+    return result, sent
+
+
+@pytest.mark.parametrize("count", [1, 3])
+def test_a_drained_action_sends_the_server_two_query_texts(pg, players, decks, count):
+    """The whole drain on the wire: the locked reads' text, which opens the transaction
+    (its BEGIN at the head: psycopg sends none of its own, a round trip less), and the
+    writes' batch, which ends with the COMMIT. Nothing else: no BEGIN, COMMIT or check
+    of its own."""
+    colonies = [services.deck_colony(d, "original") for d in decks]
+    match = services.create_match(players=players, colonies=colonies, seed=9)
+    _pending(match, count)
+
+    applied, sent = _on_the_wire(services.drain, match.pk)
+
+    assert applied == count
+    assert [kind for kind, _text in sent] == ["Query", "Query"], sent
+    reads, writes = (text for _kind, text in sent)
+    assert reads.startswith("BEGIN;") and "FOR UPDATE" in reads
+    assert writes.rstrip(";").endswith("COMMIT")
+    assert connection.connection.pgconn.transaction_status == pq.TransactionStatus.IDLE
+    # after the block, Django and psycopg agree again (autocommit, as outside any block)
+    assert connection.get_autocommit() and connection.connection.autocommit
+    assert_consistent(Match.objects.get(pk=match.pk))
+
+
+def test_a_drain_that_fails_after_its_begin_rolls_back(pg, players, decks):
+    """The transaction the reads' text opened is rolled back when the drain fails after it
+    (psycopg's ROLLBACK does not depend on who sent the BEGIN): nothing written, the
+    request still pending for the next drain, the connection usable."""
+    colonies = [services.deck_colony(d, "original") for d in decks]
+    match = services.create_match(players=players, colonies=colonies, seed=10)
+    (request,) = _pending(match, 1)
+    before = Match.objects.get(pk=match.pk)
+
+    def failing_drain():
+        with mock.patch.object(services, "_apply_request", side_effect=RuntimeError("boom")):
+            with pytest.raises(RuntimeError):
+                services.drain(match.pk)
+
+    _result, sent = _on_the_wire(failing_drain)
+
+    assert [text for _kind, text in sent][1:] == ["ROLLBACK"], sent
+    assert sent[0][1].startswith("BEGIN;")
+    assert Match.objects.get(pk=match.pk).version == before.version
+    assert ActionRequest.objects.get(pk=request.pk).status == ActionRequest.PENDING
+    assert services.drain(match.pk) == 1
 
 
 @pytest.mark.parametrize("count", [1, 3])
@@ -162,7 +236,7 @@ def _held_one_version_back(match, count_before=3):
 def test_a_drain_replays_from_the_older_position_it_holds(pg, players, decks):
     """The game moved on by one version since this worker drained it: the locked read
     leaves the ~21 kB snapshot out, the position is this worker's own with the one action
-    since replayed, and the drain still costs three round trips."""
+    since replayed, and the drain still costs two round trips."""
     from matches import positions
 
     colonies = [services.deck_colony(d, "original") for d in decks]
