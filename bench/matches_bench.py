@@ -384,7 +384,7 @@ def latencies(record, stop_at):
              "connect failures": record["connect failures"],
              "first connect": record["connect"],
              "status": record["status"], "post": record["post"],
-             "fallbacks": record["fallbacks"]}  # fmt: skip
+             "fallbacks": record["fallbacks"], "slow sent at": []}  # fmt: skip
     arrivals, seen = record["arrivals"], record["seen"]
 
     def reached(match_id, version, seat):
@@ -406,6 +406,10 @@ def latencies(record, stop_at):
         times = [at for _exact, at in got]
         stats["both"].append((max(times) - sent) * 1000)
         stats["first"].append((min(times) - sent) * 1000)
+        if max(times) - sent > 1:
+            stats["slow sent at"].append(sent)
+    starts = [sent for _m, _v, sent, _p in record["posts"]]
+    stats["slow sent at"] = [round(at - min(starts), 1) for at in sorted(stats["slow sent at"])]
     return stats
 
 
@@ -690,7 +694,9 @@ def main():
                 line += ratios(stats[key], floor.samples)
             print("  " + line)
         over = sum(1 for ms in stats["both"] if ms > 1000)
-        print(f"  deliveries over 1 s (both sockets): {over}")
+        slow = stats["slow sent at"]
+        when = f" (moves sent at {', '.join(map(str, slow[:30]))} s into the run)" if slow else ""
+        print(f"  deliveries over 1 s (both sockets): {over}{when}")
         print(f"  lost updates: {stats['lost']} (and {stats['superseded']} versions a reconnecting "
               f"socket missed while its hello brought a later one; {stats['before connect']} "
               f"posted before the other seat's first socket opened, not timed); statuses: {stats['status']}; "

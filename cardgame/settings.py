@@ -179,7 +179,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
         "matches.tasks.drain_match",
         "matches.tasks.bot_move",
         "matches.tasks.default_move",
-    ],  # fmt: skip
+    ],
 }
 # Tests of the deck lab's logic play its chunks inside the request (tests/decklab/conftest.py);
 # everywhere else a run is played off the request (workers, or decklab.background's thread).
