@@ -66,11 +66,12 @@ test-sqlite: setup
 
 # The same suite against the local PostgreSQL server, less the browser tests that already
 # ran on SQLite (the slowest part of a pass; the browser tests that need PostgreSQL, marked
-# `postgres`, run here). Without a server it is skipped with a reason on a developer
-# machine, and fails under CI=true.
+# `postgres`, run here) and the rules engine's tests (they touch no database: the SQLite
+# pass and test-engine-pure run them). Without a server it is skipped with a reason on a
+# developer machine, and fails under CI=true.
 test-postgres: setup
 	@if $(PY) scripts/service_check.py postgres "$(PG_URL)"; then \
-		DATABASE_URL="$(PG_URL)" KGK_REQUIRE_POSTGRES=1 $(PY) -m pytest -m "not soak and (postgres or not browser)" -q; \
+		DATABASE_URL="$(PG_URL)" KGK_REQUIRE_POSTGRES=1 $(PY) -m pytest -m "not soak and (postgres or not browser)" -q --ignore=tests/engine; \
 	elif [ "$$CI" = "true" ]; then \
 		echo "CI=true and PostgreSQL is not reachable at $(PG_URL): failing"; exit 1; \
 	else \

@@ -43,8 +43,11 @@ def chromium():
         service_missing(
             f"needs Chromium at {CHROMIUM}: apt-get install -y chromium chromium-driver"
         )
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # Assertions wait as long as actions do: `expect`'s own default is 5 s, which a page
+    # that renders after a database write overran on a slow, busy 2-core CI machine.
+    expect.set_options(timeout=TIMEOUT_MS)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
