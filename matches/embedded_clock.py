@@ -29,8 +29,25 @@ INTERVAL = 1.0  # seconds between sweeps, as the beat's schedule (cardgame/setti
 ADVISORY_KEY = zlib.crc32(b"matches.embedded_clock")
 
 _lock = threading.Lock()
-_thread: threading.Thread | None = None
-_stop = threading.Event()
+_thread: "_Sweeper | None" = None
+
+
+class _Sweeper(threading.Thread):
+    """The sweeping thread, with a stop signal of its own: a shared event that the next
+    start() cleared would wake a thread that was told to stop and had not yet seen it, and
+    two threads would sweep (a test's flush then met the old one's locks)."""
+
+    def __init__(self, interval: float):
+        super().__init__(name="matches-embedded-clock", daemon=True)
+        self.interval = interval
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        try:
+            while not self.stopping.wait(self.interval):
+                tick()
+        finally:
+            _close_own_connection()
 
 
 def wanted() -> bool:
@@ -51,37 +68,31 @@ def start(interval: float = INTERVAL) -> bool:
     with _lock:
         if _thread is not None and _thread.is_alive():
             return False
-        _stop.clear()
-        _thread = threading.Thread(
-            target=_run, args=(interval,), name="matches-embedded-clock", daemon=True
-        )
+        _thread = _Sweeper(interval)
         _thread.start()
     return True
 
 
-def stop(timeout: float = 10.0) -> None:
-    """Stop the thread (it finishes the sweep under way) and wait for it."""
+def stop(timeout: float | None = None) -> bool:
+    """Stop the thread and wait for it to end: a sweep under way finishes first, and it
+    may run eager tasks (a bot's moves), so by default there is no time limit. True if no
+    sweeping thread is left."""
     global _thread
     with _lock:
         thread, _thread = _thread, None
-        _stop.set()
-    if thread is not None and thread is not threading.current_thread():
+    if thread is None:
+        return True
+    thread.stopping.set()
+    if thread is not threading.current_thread():
         thread.join(timeout)
+    return not thread.is_alive()
 
 
 def running() -> bool:
     return _thread is not None and _thread.is_alive()
 
 
-atexit.register(stop)
-
-
-def _run(interval: float) -> None:
-    try:
-        while not _stop.wait(interval):
-            tick()
-    finally:
-        connection.close()  # this thread's own connection
+atexit.register(stop, timeout=10.0)  # the process ends even if a sweep hangs
 
 
 def tick() -> dict | None:
@@ -96,7 +107,20 @@ def tick() -> dict | None:
         return None
     finally:
         if connection.vendor == "sqlite":
-            connection.close()  # release SQLite's file handles between ticks
+            _close_own_connection()  # release SQLite's file handles and locks between ticks
+
+
+def _close_own_connection() -> None:
+    """This thread's database connection, closed for real. Django ignores close() on an
+    in-memory SQLite database (closing the only connection would destroy it); the tests'
+    one is shared-cache and their own connection keeps it alive, and this thread's second
+    connection, left open, kept its table locks until the garbage collector came by."""
+    raw = connection.connection
+    if connection.vendor == "sqlite" and connection.is_in_memory_db() and raw is not None:
+        connection.connection = None
+        raw.close()
+    else:
+        connection.close()
 
 
 @contextlib.contextmanager

@@ -106,8 +106,8 @@ def clock_sweep(request, settings):
     request.getfixturevalue("transactional_db")  # so the thread stops before the flush
     started = embedded_clock.start(interval=0.5)
     yield
-    if started:
-        embedded_clock.stop()
+    if started:  # wait for the sweep under way: a thread left sweeping breaks the flush
+        assert embedded_clock.stop(), "the clock thread outlived its test"
 
 
 @pytest.fixture

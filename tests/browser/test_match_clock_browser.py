@@ -27,9 +27,9 @@ def embedded_site(settings, live_server):
     settings.MATCHES_CASUAL_BANK = BANK
     settings.MATCHES_CASUAL_DECISION_LIMIT = BANK
     assert settings.CELERY_TASK_ALWAYS_EAGER and not getattr(settings, "REDIS_URL", "")
-    embedded_clock.start(interval=0.5)
+    embedded_clock.start(interval=0.5)  # the autouse clock_sweep fixture may have already
     yield live_server
-    embedded_clock.stop()
+    assert embedded_clock.stop()
 
 
 def test_a_player_who_closes_the_tab_loses_on_time(new_page, embedded_site, cards):

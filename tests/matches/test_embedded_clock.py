@@ -10,6 +10,7 @@
 """
 
 import random
+import threading
 import time
 from datetime import timedelta
 
@@ -39,8 +40,38 @@ def clock_thread(transactional_db):
     assert embedded_clock.start(interval=0.25)
     assert not embedded_clock.start(), "a second start is refused: one per process"
     yield
-    embedded_clock.stop()
+    assert embedded_clock.stop(), "the sweeping thread ended before the database's flush"
     assert not embedded_clock.running()
+
+
+def sweeping_threads() -> list:
+    return [t for t in threading.enumerate() if t.name == "matches-embedded-clock"]
+
+
+def test_a_thread_told_to_stop_mid_sweep_ends_even_when_another_starts(monkeypatch):
+    """A stop that has not waited the sweep out, followed by a start, once left the old
+    thread sweeping beside the new one: they shared one stop signal, which the start
+    cleared before the old thread read it. A test's flush then met the leftover thread's
+    locks ("database table is locked", CI of 2026-11-28)."""
+    in_sweep, release = threading.Event(), threading.Event()
+
+    def slow_tick():
+        in_sweep.set()
+        release.wait(5)
+
+    monkeypatch.setattr(embedded_clock, "tick", slow_tick)
+    assert embedded_clock.start(interval=0.01)
+    assert in_sweep.wait(5)
+    assert not embedded_clock.stop(timeout=0), "the sweep under way is not over yet"
+    assert embedded_clock.start(interval=0.01), "a stopped thread does not block a start"
+    assert len(sweeping_threads()) == 2
+    release.set()
+    deadline = time.monotonic() + 5
+    while len(sweeping_threads()) > 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(sweeping_threads()) == 1, "the thread told to stop ended after its sweep"
+    assert embedded_clock.stop(timeout=5)
+    assert not sweeping_threads()
 
 
 def play_seat_until_over(client, match_id, seat, rng, timeout=30):
