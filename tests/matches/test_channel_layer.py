@@ -6,6 +6,7 @@ import asyncio
 import time
 from unittest import mock
 
+import pytest
 from redis.asyncio.client import Redis
 
 from cardgame.channel_layer import RedisChannelLayer
@@ -42,10 +43,27 @@ def test_a_message_is_received_with_one_round_trip_and_no_backup_queue(redis_url
     assert not [key for key in keys if key.endswith(b"$inflight")]
 
 
-def test_a_receive_cancelled_while_its_pop_waits_loses_no_message(redis_url):
+async def _one_at_a_time(layer, channel):
+    await layer.send(channel, {"type": "match.update", "text": "a"})
+    await layer.send(channel, {"type": "match.update", "text": "b"})
+
+
+async def _together(layer, channel):
+    """Both messages in one ZADD, as the push's script adds both players' at once."""
+    key = layer.prefix + layer.non_local_name(channel)
+    now = time.time()
+    messages = [{"type": "match.update", "text": t, "__asgi_channel__": channel} for t in "ab"]
+    await layer.connection(0).zadd(
+        key, {layer.serialize(message): now + i for i, message in enumerate(messages)}
+    )
+
+
+@pytest.mark.parametrize("deliver", [_one_at_a_time, _together])
+def test_a_receive_cancelled_while_its_pop_waits_loses_no_message(redis_url, deliver):
     """A socket that closes while the process's shared BZMPOP waits (it may be waiting
-    for another socket's message): the message it then pops is put back, in its place,
-    and the next receive gets it; later messages come after it."""
+    for another socket's message): whatever it then pops (the first message, or both when
+    they came together) is put back, in its place, and the next receives get them in
+    order."""
     layer = RedisChannelLayer(hosts=[redis_url])
     layer.brpop_timeout = 2  # the shielded pop of the cancelled receive ends soon after
 
@@ -55,14 +73,17 @@ def test_a_receive_cancelled_while_its_pop_waits_loses_no_message(redis_url):
         await asyncio.sleep(0.2)  # its BZMPOP is blocked in Redis now
         waiting.cancel()
         await asyncio.gather(waiting, return_exceptions=True)
-        await layer.send(second, {"type": "match.update", "text": "a"})
-        await layer.send(second, {"type": "match.update", "text": "b"})
-        await asyncio.sleep(0.2)  # the shielded pop took "a" and put it back
+        await deliver(layer, second)
+        await asyncio.sleep(0.2)  # the shielded pop took what came and put it back
+        waiting_in_redis = await layer.connection(0).zcard(
+            layer.prefix + layer.non_local_name(second)
+        )
         got = [await asyncio.wait_for(layer.receive(second), 3) for _ in range(2)]
         await layer.flush()
-        return got
+        return waiting_in_redis, got
 
-    got = asyncio.run(scenario())
+    waiting_in_redis, got = asyncio.run(scenario())
+    assert waiting_in_redis == 2
     assert [m["text"] for m in got] == ["a", "b"]
 
 
@@ -88,34 +109,3 @@ def test_the_messages_waiting_for_a_process_come_in_one_round_trip_in_their_orde
     got = asyncio.run(scenario())
     assert [m["text"] for m in got] == ["v1 seat0", "v1 seat1", "v2 seat1", "v3 seat1"]
     assert counted == ["BZMPOP"]
-
-
-def test_a_cancelled_receive_puts_back_every_message_its_pop_took(redis_url):
-    """The pop of a receive cancelled while it waits takes the two messages that arrive
-    together (one ZADD, as the push's script adds both players' at once): both go back in
-    their order, and the next receives get them."""
-    layer = RedisChannelLayer(hosts=[redis_url])
-    layer.brpop_timeout = 2
-
-    async def scenario():
-        first, second = await layer.new_channel(), await layer.new_channel()
-        waiting = asyncio.ensure_future(layer.receive(first))
-        await asyncio.sleep(0.2)  # its BZMPOP is blocked in Redis now
-        waiting.cancel()
-        await asyncio.gather(waiting, return_exceptions=True)
-        key = layer.prefix + layer.non_local_name(second)
-        now = time.time()
-        both = {
-            layer.serialize({"type": "match.update", "text": text, "__asgi_channel__": second}): now
-            + i
-            for i, text in enumerate(["a", "b"])
-        }
-        await layer.connection(0).zadd(key, both)
-        await asyncio.sleep(0.2)  # the shielded pop took both and put them back
-        assert await layer.connection(0).zcard(key) == 2
-        got = [await asyncio.wait_for(layer.receive(second), 3) for _ in range(2)]
-        await layer.flush()
-        return got
-
-    got = asyncio.run(scenario())
-    assert [m["text"] for m in got] == ["a", "b"]
