@@ -96,6 +96,11 @@ class RedisChannelLayer(core.RedisChannelLayer):
     async def _clean_receive_backup(self, index, channel):
         """No backup queue to clean (see the class)."""
 
+    async def flush(self):
+        """channels-redis's flush, and the messages popped but not yet received with it."""
+        self._popped.clear()
+        await super().flush()
+
     @functools.cached_property
     def _popped(self) -> dict:
         return {}  # channel key -> the messages popped with another one, not yet received

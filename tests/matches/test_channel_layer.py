@@ -109,3 +109,24 @@ def test_the_messages_waiting_for_a_process_come_in_one_round_trip_in_their_orde
     got = asyncio.run(scenario())
     assert [m["text"] for m in got] == ["v1 seat0", "v1 seat1", "v2 seat1", "v3 seat1"]
     assert counted == ["BZMPOP"]
+
+
+def test_a_flush_also_drops_the_messages_popped_but_not_yet_received(redis_url):
+    """What one pop took beyond the receive it served waits in the process; a flush (the
+    tests' reset between cases) empties it with Redis, so nothing from before reaches a
+    receive after it."""
+    layer = RedisChannelLayer(hosts=[redis_url])
+
+    async def scenario():
+        channel = await layer.new_channel()
+        for text in ("old 1", "old 2"):
+            await layer.send(channel, {"type": "match.update", "text": text})
+        first = await layer.receive(channel)  # "old 2" now waits in the process
+        await layer.flush()
+        await layer.send(channel, {"type": "match.update", "text": "new"})
+        after = await asyncio.wait_for(layer.receive(channel), 3)
+        await layer.flush()
+        return first, after
+
+    first, after = asyncio.run(scenario())
+    assert (first["text"], after["text"]) == ("old 1", "new")
