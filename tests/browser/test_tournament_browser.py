@@ -302,19 +302,15 @@ def test_online_event_links_the_game_and_a_judge_decides_the_hour(new_page, live
 
 
 def wait_for_status(game_id, status, timeout=15.0) -> bool:
-    """Whether the game reaches `status` within `timeout` s; a read that meets the clock
-    thread's write lock (the shared in-memory database) is tried again."""
-    from django.db import OperationalError
-
-    from matches.models import Match as Game
+    """Whether the game reaches `status` within `timeout` s (a read that meets the clock
+    thread's write lock is tried again: `read_match`)."""
+    from tests.matches.kit import read_match
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        try:
-            if Game.objects.filter(pk=game_id, status=status).exists():
-                return True
-        except OperationalError:
-            pass
+        game = read_match(game_id)
+        if game is not None and game.status == status:
+            return True
         time.sleep(0.1)
     return False
 

@@ -21,6 +21,20 @@ def make_deck(owner, seed=0, name="Test colony", codes=None):
     return save_deck(owner, name=name, cards=sorted(counts.items()))
 
 
+def read_match(match_id):
+    """The test's own read of a match; None when the in-memory test database's shared cache
+    has the table locked by the embedded clock's sweeping thread (a file database waits
+    instead)."""
+    from django.db import OperationalError
+
+    from matches.models import Match
+
+    try:
+        return Match.objects.get(pk=match_id)
+    except OperationalError:
+        return None
+
+
 def logged_in(user) -> Client:
     client = Client()
     client.force_login(user)

@@ -15,13 +15,13 @@ import time
 from datetime import timedelta
 
 import pytest
-from django.db import OperationalError, connection
+from django.db import connection
 from django.db.backends.signals import connection_created
 
 from matches import embedded_clock, services
 from matches.models import ActionRequest, Match
 
-from .kit import logged_in
+from .kit import logged_in, read_match
 
 BANK = LIMIT = 3  # seconds: a short casual clock (MATCHES_CASUAL_BANK / _DECISION_LIMIT)
 PLAYER_BANK = 60  # the player who keeps playing: never the one to run out
@@ -105,15 +105,6 @@ def play_seat_until_over(client, match_id, seat, rng, timeout=30):
         f"match {match_id} did not end in {timeout} s: version {match.version}, "
         f"seat {match.deciding_seat} decides, the last requests {last[-6:]}"
     )
-
-
-def read_match(match_id) -> Match | None:
-    """The test's own read; None when the in-memory test database's shared cache has the
-    table locked by the sweeping thread (a file database waits instead)."""
-    try:
-        return Match.objects.get(pk=match_id)
-    except OperationalError:
-        return None
 
 
 def assert_lost_on_time_within_the_clock(match_id, idler):
