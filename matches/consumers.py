@@ -24,6 +24,7 @@ no database) never leave the event loop.
 """
 
 import asyncio
+import collections
 import json
 import logging
 import time
@@ -46,7 +47,7 @@ from django.utils import translation
 from .api import make_move
 from .errors import NotFound
 from .models import Match
-from .push import VERSION_TTL, encode, group_name, version_key
+from .push import VERSION_TTL, encode, group_name, hello_text, stamp, version_key
 from .selectors import get_match, match_payload, viewer_seat
 
 log = logging.getLogger(__name__)
@@ -92,14 +93,46 @@ def _move(match_id, user, session_key, content, language):
         connections.close_all()
 
 
-def _hello(match_id, viewer):
+class LastUpdates:
+    """The last update each group's sockets got in this web process: {group: (stamp, text,
+    cut)}, the newest groups kept. A socket that reconnects while its match is still at that
+    position gets its first message from here, with one read of the match row, where the
+    snapshot replayed, projected and encoded cost ~6 ms of CPU (bench/RESULTS.md, issue
+    16). Keyed by the group, which the server chose from the socket's seat: a seat's text
+    only ever goes back to that seat. Written on the event loop; read there too."""
+
+    def __init__(self, limit=4096):
+        self.limit = limit
+        self.kept = collections.OrderedDict()
+
+    def remember(self, group, event) -> None:
+        if event.get("stamp") is None or event.get("cut") is None:
+            return  # a message that cannot be cut (not a push of matches/push.py)
+        self.kept[group] = (event["stamp"], event["text"], int(event["cut"]))
+        self.kept.move_to_end(group)
+        if len(self.kept) > self.limit:
+            self.kept.popitem(last=False)
+
+    def get(self, group):
+        return self.kept.get(group)
+
+
+last_updates = LastUpdates()
+
+
+def _hello(match_id, viewer, kept=None) -> str:
+    """The socket's first message: the position now, with no events. From `kept` (the last
+    update of the socket's group here) when the match row is still at its stamp; else the
+    position rebuilt and projected."""
     try:
         match = get_match(match_id)
+        if kept is not None and kept[0] == stamp(match):
+            return hello_text(kept[1], kept[2])
         state = match_payload(match, viewer)
     finally:
         connections.close_all()
-    return {"type": "update", "version": match.version, "seq": match.seq, "events": [],
-            "state": state}  # fmt: skip
+    return encode({"type": "update", "version": match.version, "seq": match.seq,
+                   "state": state, "events": []})  # fmt: skip  # as hello_text writes it
 
 
 def _newest(match_id):
@@ -162,9 +195,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.match_id = int(match_id)
         self.group = group_name(self.match_id, viewer)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        message = await _off_loop(_hello)(match_id, viewer)
+        kept = last_updates.get(self.group)
+        text = await _off_loop(_hello)(match_id, viewer, kept)
         await self.accept()
-        await self.send(text_data=encode(message))
+        await self.send(text_data=text)
 
     async def dispatch(self, message):
         # Channels' own dispatch first hops into its shared database thread to close stale
@@ -235,4 +269,5 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def match_update(self, event):
         # The worker encoded each viewer's message once; the server only forwards the text.
+        last_updates.remember(self.group, event)
         await self.send(text_data=event["text"])

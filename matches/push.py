@@ -49,6 +49,28 @@ def update_message(match: Match, viewer, state, raw_events, seats=None) -> dict:
     }
 
 
+def update_text(match: Match, viewer, state, raw_events, seats=None) -> tuple[str, int]:
+    """`update_message` encoded once for every socket of the viewer's group, and where its
+    events begin: the state is written before them, so `hello_text` takes the events off
+    without parsing the ~10 kB of JSON (a reconnect's first message, matches/consumers.py)."""
+    message = update_message(match, viewer, state, raw_events, seats)
+    events = message.pop("events")
+    head = encode(message)[:-1] + ',"events":'
+    return head + encode(events) + "}", len(head)
+
+
+def hello_text(text: str, cut: int) -> str:
+    """An update's text (`update_text`) without its events: the position alone."""
+    return text[:cut] + "[]}"
+
+
+def stamp(match: Match) -> str:
+    """Which committed position of the match a message shows: its version and seq, and the
+    row's `updated` (every save changes it, also one that moves no version: a judge's
+    decision, a seat a bot takes over)."""
+    return f"{match.version}:{match.seq}:{match.updated.isoformat()}"
+
+
 def version_key(match_id: int) -> str:
     return f"match-version:{match_id}"
 
@@ -79,8 +101,8 @@ def push_update(match: Match, state, raw_events, seats=None) -> None:
     if state is None:
         state = current_state(match)  # None before the game starts
 
-    def text(viewer) -> str:
-        return encode(update_message(match, viewer, state, raw_events, seats))
+    def text(viewer) -> tuple[str, int]:
+        return update_text(match, viewer, state, raw_events, seats)
 
     # A person's seat gets its text at once (somebody is almost always watching it); the
     # others' (a bot's seat, the spectators) are made only for a group somebody is in: most
@@ -92,13 +114,13 @@ def push_update(match: Match, state, raw_events, seats=None) -> None:
     ]
     if isinstance(layer, InMemoryChannelLayer):  # its queues live in the server's own loop
         note_version(match)
-        async_to_sync(_group_sends)(layer, messages)
+        async_to_sync(_group_sends)(layer, messages, stamp(match))
         return
     note = _scripted_note(match, layer)
     if note is None:
         note_version(match)  # never raises: the push goes out whatever the cache does
     try:
-        _send_all(layer, messages, note)
+        _send_all(layer, messages, stamp(match), note)
     except Exception:  # one lost push (the commit stands); the page's ping finds it out
         log.exception("push failed")
 
@@ -135,31 +157,33 @@ def _single_redis(layer) -> bool:
     )
 
 
-def _send_all(layer, messages, note=None):
+def _send_all(layer, messages, stamp_, note=None):
     """Every group's message (and the version note) in ONE Redis round trip when the layer
     is one Redis, from the caller's thread; otherwise each group through the layer.
-    `messages`: (group, text), the text a string or a function making it, which is called
-    only when the group has a member."""
+    `messages`: (group, made), `made` the (text, cut) of `update_text` or a function making
+    it, which is called only when the group has a member. Each message carries the
+    position's `stamp` and its `cut`, so a web process can answer a reconnect from it."""
     if _single_redis(layer):
-        _send_scripted(layer, messages, note)
+        _send_scripted(layer, messages, stamp_, note)
         return
-    async_to_sync(_group_sends)(layer, messages)
+    async_to_sync(_group_sends)(layer, messages, stamp_)
 
 
-async def _group_sends(layer, messages):
-    await asyncio.gather(
-        *(
-            layer.group_send(group, {"type": "match.update", "text": _made(text)})
-            for group, text in messages
-        )
-    )
+async def _group_sends(layer, messages, stamp_):
+    await asyncio.gather(*(layer.group_send(group, _message(_made(made), stamp_))
+                           for group, made in messages))  # fmt: skip
 
 
-def _made(text) -> str:
-    return text() if callable(text) else text
+def _message(made, stamp_) -> dict:
+    text, cut = made
+    return {"type": "match.update", "text": text, "cut": cut, "stamp": stamp_}
 
 
-def _send_scripted(layer, messages, note):
+def _made(made) -> tuple[str, int]:
+    return made() if callable(made) else made
+
+
+def _send_scripted(layer, messages, stamp_, note):
     """channels-redis's `group_send` for several groups at once, run by Redis itself
     (`_PUSH_LUA`: the same keys, expiries, capacity check and message format as
     channels-redis, so its receivers read them as their own). Each group_send there costs
@@ -169,24 +193,24 @@ def _send_scripted(layer, messages, note):
     second call. Sent by the worker's own thread on a blocking connection (an event loop
     in a thread cost more than it saved: bench/RESULTS.md)."""
     script = _push_script(layer)
-    at_once = [(group, text if isinstance(text, str) else "") for group, text in messages]
-    wanted = _run_push_script(script, layer, at_once, note)
+    at_once = [(group, made if not callable(made) else ("", 0)) for group, made in messages]
+    wanted = _run_push_script(script, layer, at_once, stamp_, note)
     if wanted:
         later = [(messages[i][0], _made(messages[i][1])) for i in wanted]
-        _run_push_script(script, layer, later, None)
+        _run_push_script(script, layer, later, stamp_, None)
 
 
-def _run_push_script(script, layer, texts, note) -> list[int]:
-    """One call of `_PUSH_LUA`; the indexes (into `texts`) of the groups that have members
-    but no text yet."""
-    keys = [layer._group_key(group) for group, _text in texts]
+def _run_push_script(script, layer, texts, stamp_, note) -> list[int]:
+    """One call of `_PUSH_LUA`; the indexes (into `texts`: (group, (text, cut))) of the
+    groups that have members but no text yet."""
+    keys = [layer._group_key(group) for group, _made in texts]
     if note is not None:
         keys.append(note[0])
     # channels-redis's receivers strip a 12-byte random prefix (it keeps equal messages
     # apart in the channel's sorted set): 8 random bytes here, 4 more per message there
     args = [time.time(), layer.group_expiry, int(layer.expiry), layer.capacity, layer.prefix,
-            os.urandom(8), *(note[1:] if note is not None else ("",)), VERSION_TTL,
-            *(text for _group, text in texts)]  # fmt: skip
+            os.urandom(8), *(note[1:] if note is not None else ("",)), VERSION_TTL, stamp_,
+            *(part for _group, made in texts for part in made)]  # fmt: skip
     over, expired, wanted = script(keys=keys, args=args)
     if over or expired:
         log.warning("push: dropped %s message(s) of channels over capacity, %s expired "
@@ -211,11 +235,13 @@ def _push_script(layer):
 
 # KEYS: each group's key, then the version note's key when there is a note.
 # ARGV: now, group expiry, message expiry, capacity, the layer's prefix, 8 random bytes,
-# the note's value ("" for none), its time to live, then each group's text ("": not made).
+# the note's value ("" for none), its time to live, the position's stamp, then each
+# group's text ("": not made) and cut (where its events begin).
 # For each group, as channels-redis's group_send: drop members past the group expiry, and
 # per receiving process (the channel key: the prefix and the name up to its "!") drop
 # expired messages, then add the message unless the key is at capacity; the message is
-# channels-redis's msgpack of {type, text, __asgi_channel__: [channels]} behind 12 bytes.
+# channels-redis's msgpack of {type, text, cut, stamp, __asgi_channel__: [channels]}
+# behind 12 bytes.
 _PUSH_LUA = """
 local now = tonumber(ARGV[1])
 local group_expiry = tonumber(ARGV[2])
@@ -223,6 +249,7 @@ local expiry = tonumber(ARGV[3])
 local capacity = tonumber(ARGV[4])
 local prefix = ARGV[5]
 local nonce = ARGV[6]
+local stamp = ARGV[9]
 local groups = #KEYS
 if ARGV[7] ~= '' then
     redis.call('SET', KEYS[#KEYS], ARGV[7], 'EX', ARGV[8])
@@ -232,7 +259,8 @@ local over, expired, wanted = 0, 0, {}
 for g = 1, groups do
     redis.call('ZREMRANGEBYSCORE', KEYS[g], 0, math.floor(now) - group_expiry)
     local members = redis.call('ZRANGE', KEYS[g], 0, -1)
-    local text = ARGV[8 + g]
+    local text = ARGV[8 + 2 * g]
+    local cut = tonumber(ARGV[9 + 2 * g])
     if #members > 0 and text == '' then
         table.insert(wanted, g)
     elseif #members > 0 then
@@ -249,8 +277,8 @@ for g = 1, groups do
         for i, key in ipairs(order) do
             expired = expired + redis.call('ZREMRANGEBYSCORE', key, 0, math.floor(now) - expiry)
             if redis.call('ZCOUNT', key, '-inf', '+inf') < capacity then
-                local body = cmsgpack.pack({type = 'match.update', text = text,
-                                            __asgi_channel__ = by_key[key]})
+                local body = cmsgpack.pack({type = 'match.update', text = text, cut = cut,
+                                            stamp = stamp, __asgi_channel__ = by_key[key]})
                 local unique = string.format('%02d%02d', g % 100, i % 100)
                 redis.call('ZADD', key, now, nonce .. unique .. body)
                 redis.call('EXPIRE', key, expiry)

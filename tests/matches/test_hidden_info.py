@@ -146,6 +146,8 @@ def play_one_game(number, players, colonies, clients, spectator, recorder):
             recorder.add(seat, m.version, "post", response.json())
             if step % 15 == 14:  # the in-memory layer holds 100 messages per socket
                 await collect(sockets, recorder)
+            if step % 6 == 5:  # a reconnect's first message: often the last push kept
+                sockets = await reconnected(sockets, viewers, match.pk, recorder)
             step += 1
         await collect(sockets, recorder)
         for _viewer, socket in sockets:
@@ -160,6 +162,19 @@ def play_one_game(number, players, colonies, clients, spectator, recorder):
         for s in replay["steps"]:
             recorder.add(seat, s["version"], "replay-step", s)
     return match
+
+
+async def reconnected(sockets, viewers, match_id, recorder):
+    """Every viewer's socket closed and opened again; each first message recorded (issue 16:
+    the web process answers it from the last update it pushed to that viewer's group)."""
+    await collect(sockets, recorder)
+    for _viewer, socket in sockets:
+        await socket.disconnect()
+    fresh = [(v, (await open_socket(match_id, c))[0]) for v, c in viewers]
+    for viewer, socket in fresh:
+        hello = await socket.receive_json_from(timeout=5)
+        recorder.add(viewer, hello["version"], "socket-hello", hello)
+    return fresh
 
 
 async def collect(sockets, recorder):

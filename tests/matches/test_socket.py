@@ -9,6 +9,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 
+from matches.models import Match
+
 from .socket_kit import close_thread_connections, drain_messages, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -223,3 +225,92 @@ def test_a_ping_is_answered_with_the_newest_commit_even_when_no_push_came(human_
     assert pong == {"type": "pong", "version": human_match.version, "seq": human_match.seq}
     assert human_match.version == before["version"] + 1
     assert from_db == pong
+
+
+def _reconnect_after_a_move(match_id, clients, viewers, between=None):
+    """Every viewer's socket sees a move pushed, closes, and opens again (after `between`):
+    the hellos of the second sockets, and the viewers whose hello was rebuilt (projected
+    from the database) instead of taken from the last push."""
+    from unittest import mock
+
+    from matches import consumers
+
+    rebuilt = []
+    real = consumers.match_payload
+
+    def counted(match, viewer, *args, **kwargs):
+        rebuilt.append(viewer)
+        return real(match, viewer, *args, **kwargs)
+
+    async def scenario():
+        sockets = [await open_socket(match_id, c) for c in viewers]
+        for socket, _connected, _code in sockets:
+            await socket.receive_json_from(timeout=5)
+        decider = await sync_to_async(lambda: Match.objects.get(pk=match_id).deciding_seat)()
+        await sync_to_async(_post_first_legal)(clients[decider], match_id)
+        for socket, _connected, _code in sockets:
+            assert len(await drain_messages(socket)) == 1
+            await socket.disconnect()
+        if between is not None:
+            await sync_to_async(between)()
+        hellos = []
+        with mock.patch.object(consumers, "match_payload", counted):
+            for client in viewers:
+                socket, connected, _code = await open_socket(match_id, client)
+                assert connected
+                hellos.append(await socket.receive_json_from(timeout=5))
+                await socket.disconnect()
+        await close_thread_connections()
+        return hellos
+
+    return asyncio.run(scenario()), rebuilt
+
+
+def test_a_reconnect_at_the_last_pushed_position_gets_that_push_without_a_replay(
+    human_match, clients
+):
+    """Issue 16: a socket that reconnects while its match is still at the position its
+    group was last pushed gets that position from the push, with no events, and the web
+    process rebuilds and projects nothing. Each viewer from its own group (R 16): the
+    picture GET gives that viewer, never another seat's."""
+    spectator = Client()
+    viewers = (*clients, spectator)
+    hellos, rebuilt = _reconnect_after_a_move(human_match.pk, clients, viewers)
+    assert rebuilt == []
+    for viewer, client, hello in zip((0, 1, None), viewers, hellos, strict=True):
+        assert hello["type"] == "update" and hello["events"] == []
+        assert hello["state"]["you"] == viewer
+        assert hello["state"] == client.get(f"/api/matches/{human_match.pk}/").json()
+        assert hello["version"] == hello["state"]["version"]
+
+
+def test_a_reconnect_after_a_change_no_push_told_reads_the_database(human_match, clients):
+    """The kept push answers a reconnect only at its own stamp: a change of the match row
+    that pushed nothing (none of ours does so; a judge's decision moves no version) makes
+    the hello come from the database, as GET shows the match."""
+
+    def unpushed_decision():
+        match = Match.objects.get(pk=human_match.pk)
+        match.status, match.result_reason = Match.NEEDS_JUDGE, "decided off the record"
+        match.save(update_fields=["status", "result_reason", "updated"])
+
+    hellos, rebuilt = _reconnect_after_a_move(
+        human_match.pk, clients, clients, between=unpushed_decision
+    )
+    assert rebuilt == [0, 1]
+    for client, hello in zip(clients, hellos, strict=True):
+        assert hello["state"]["status"] == Match.NEEDS_JUDGE and hello["events"] == []
+        assert hello["state"] == client.get(f"/api/matches/{human_match.pk}/").json()
+
+
+def test_a_web_process_keeps_the_last_update_of_its_newest_groups_only():
+    """Bounded memory: the least recently pushed group goes first; a message without a
+    stamp or a cut (not one of matches/push.py's) is not kept."""
+    from matches.consumers import LastUpdates
+
+    kept = LastUpdates(limit=2)
+    for group in ("a", "b", "a", "c"):
+        kept.remember(group, {"text": f"{group} text", "cut": 1, "stamp": "1:1:t"})
+    kept.remember("d", {"type": "match.update", "text": "d text"})
+    assert kept.get("b") is None and kept.get("d") is None
+    assert kept.get("a") == ("1:1:t", "a text", 1) and kept.get("c") == ("1:1:t", "c text", 1)

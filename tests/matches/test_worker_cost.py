@@ -154,13 +154,13 @@ def test_a_push_reaches_every_group_and_notes_the_version_in_one_round_trip(redi
         channels = [await layer.new_channel() for _ in range(4)]
         for group, channel in zip([*groups, groups[2]], channels, strict=True):
             await layer.group_add(group, channel)  # two spectators
-        messages = [(group, f"text for {group}") for group in groups]
+        messages = [(group, (f"text for {group}", 3)) for group in groups]
         note = push._scripted_note(fake, layer)
-        push._send_all(layer, [(push.group_name(0, 0), "nobody")], None)  # the script loaded
+        push._send_all(layer, [(push.group_name(0, 0), ("nobody", 0))], "s")  # the script loaded
         for patch in patches:
             patch.start()
         try:
-            push._send_all(layer, messages, note)
+            push._send_all(layer, messages, "7:23:when", note)
         finally:
             for patch in patches:
                 patch.stop()
@@ -171,6 +171,8 @@ def test_a_push_reaches_every_group_and_notes_the_version_in_one_round_trip(redi
     received = asyncio.run(scenario())
     assert [m["text"] for m in received] == [f"text for {g}" for g in [*groups, groups[2]]]
     assert all(m["type"] == "match.update" for m in received)
+    # what a web process needs to answer a reconnect from the last update (consumers.py)
+    assert [(m["cut"], m["stamp"]) for m in received] == [(3, "7:23:when")] * 4
     assert cache.get(push.version_key(41)) == [7, 23]
     assert counts == {"commands": 1, "pipelines": 0, "names": ["EVALSHA"]}
 
@@ -185,9 +187,9 @@ def test_the_push_script_is_loaded_again_after_redis_forgot_it(redis_url):
     async def scenario():
         channel = await layer.new_channel()
         await layer.group_add("g", channel)
-        push._send_all(layer, [("g", "before")], None)
+        push._send_all(layer, [("g", ("before", 0))], "s")
         redis.Redis.from_url(redis_url).script_flush()
-        push._send_all(layer, [("g", "after")], None)
+        push._send_all(layer, [("g", ("after", 0))], "s")
         received = [await asyncio.wait_for(layer.receive(channel), 5) for _ in range(2)]
         await layer.flush()
         return received
@@ -206,7 +208,7 @@ def test_a_message_is_made_only_for_a_group_somebody_is_in(redis_url):
     def text_for(group):
         def make():
             made.append(group)
-            return f"text for {group}"
+            return f"text for {group}", 0
 
         return make
 
@@ -216,7 +218,7 @@ def test_a_message_is_made_only_for_a_group_somebody_is_in(redis_url):
         channels = [await layer.new_channel() for _ in range(2)]
         for group, channel in zip(groups[:2], channels, strict=True):
             await layer.group_add(group, channel)  # the two players; no spectator
-        push._send_all(layer, [(group, text_for(group)) for group in groups], None)
+        push._send_all(layer, [(group, text_for(group)) for group in groups], "s")
         received = [await layer.receive(channel) for channel in channels]
         await layer.flush()
         return received
@@ -253,7 +255,7 @@ def test_a_web_process_that_falls_behind_loses_no_push(redis_url, settings):
         for game, channel in enumerate(channels):
             await layer.group_add(push.group_name(game, 0), channel)
         for game in range(games):  # the process reads nothing meanwhile
-            push._send_all(layer, [(push.group_name(game, 0), f"game {game}")], None)
+            push._send_all(layer, [(push.group_name(game, 0), (f"game {game}", 0))], "s")
         received = [
             await asyncio.wait_for(layer.receive(channel), timeout=5) for channel in channels
         ]
@@ -273,7 +275,7 @@ def test_a_push_dropped_over_capacity_is_logged(redis_url, caplog):
         channel = await layer.new_channel()
         await layer.group_add("g", channel)
         for n in range(3):
-            push._send_all(layer, [("g", f"message {n}")], None)
+            push._send_all(layer, [("g", (f"message {n}", 0))], "s")
         await layer.flush()
 
     with caplog.at_level("WARNING", logger="matches.push"):
@@ -308,9 +310,13 @@ def test_an_idle_socket_outlives_the_layers_blocking_receive(redis_url):
 
 def test_each_viewers_message_is_the_json_the_standard_library_would_write(match):
     """The push's text (orjson) is what `json.dumps(..., separators=(",", ":"),
-    ensure_ascii=False)` wrote before, byte for byte, for every viewer of a game a few moves
-    in (Hungarian card names and all); the page parses the same object either way."""
+    ensure_ascii=False)` writes, byte for byte, for every viewer of a game a few moves in
+    (Hungarian card names and all; the state written before the events); the page parses
+    the same object either way. Its cut leaves the position with no events: the message a
+    reconnecting socket gets, byte for byte the one rebuilt from the database."""
     import json
+
+    from matches.consumers import _hello
 
     for n in range(6):
         _request_next(match, f"j{n}")
@@ -321,9 +327,14 @@ def test_each_viewers_message_is_the_json_the_standard_library_would_write(match
     events = [(row.seq, Event.from_dict(row.data)) for row in match.events.order_by("seq")]
     for viewer in push.viewers(match):
         payload = push.update_message(match, viewer, state, events, seats)
-        text = push.encode(payload)
+        payload["events"] = payload.pop("events")  # last
+        text, cut = push.update_text(match, viewer, state, events, seats)
+        assert payload["events"] and text.count('"events":') >= 1
         assert text == json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
         assert json.loads(text) == json.loads(json.dumps(payload))
+        hello = push.hello_text(text, cut)
+        assert json.loads(hello) == {**json.loads(text), "events": []}
+        assert hello == _hello(match.pk, viewer)  # rebuilt: no kept update given
     assert push.encode({1: "á", "b": [1.5, None, True]}) == '{"1":"á","b":[1.5,null,true]}'
 
 
