@@ -154,7 +154,9 @@ def test_a_push_reaches_every_group_and_notes_the_version_in_one_round_trip(redi
         channels = [await layer.new_channel() for _ in range(4)]
         for group, channel in zip([*groups, groups[2]], channels, strict=True):
             await layer.group_add(group, channel)  # two spectators
-        messages = [(group, (f"text for {group}", 3)) for group in groups]
+        # the cut counts characters, as the web process slices the text it receives
+        messages = [(group, (f"állás {group}|text for {group}", len(f"állás {group}|")))
+                    for group in groups]  # fmt: skip
         note = push._scripted_note(fake, layer)
         push._send_all(layer, [(push.group_name(0, 0), ("nobody", 0))], "s")  # the script loaded
         for patch in patches:
@@ -169,10 +171,12 @@ def test_a_push_reaches_every_group_and_notes_the_version_in_one_round_trip(redi
         return received
 
     received = asyncio.run(scenario())
-    assert [m["text"] for m in received] == [f"text for {g}" for g in [*groups, groups[2]]]
+    expected = [*groups, groups[2]]
+    assert [m["text"] for m in received] == [f"állás {g}|text for {g}" for g in expected]
     assert all(m["type"] == "match.update" for m in received)
     # what a web process needs to answer a reconnect from the last update (consumers.py)
-    assert [(m["cut"], m["stamp"]) for m in received] == [(3, "7:23:when")] * 4
+    assert [m["text"][: m["cut"]] for m in received] == [f"állás {g}|" for g in expected]
+    assert {m["stamp"] for m in received} == {"7:23:when"}
     assert cache.get(push.version_key(41)) == [7, 23]
     assert counts == {"commands": 1, "pipelines": 0, "names": ["EVALSHA"]}
 
