@@ -125,7 +125,9 @@ def _hello(match_id, viewer, kept=None) -> str:
     update of the socket's group here) when the match row is still at its stamp; else the
     position rebuilt and projected."""
     try:
-        match = get_match(match_id)
+        # the row without its snapshot (~21 kB, compressed in PostgreSQL): read only when
+        # the kept update will not do (positions.current_state reads it then)
+        match = get_match(match_id, with_state=False)
         if kept is not None and kept[0] == stamp(match):
             return hello_text(kept[1], kept[2])
         state = match_payload(match, viewer)

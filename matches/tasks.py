@@ -48,7 +48,9 @@ def default_move(match_id):
 
 def enqueue(task, *args) -> None:
     if not task.app.conf.task_always_eager:
-        task.delay(*args)
+        # the tasks take ids: their repr is the one Celery's saferepr would write, without
+        # its ~0.1 ms of CPU on the path of every move (bench/RESULTS.md, issue 16)
+        task.apply_async(args, argsrepr=repr(args), kwargsrepr="{}")
         return
     queue = getattr(_local, "queue", None)
     if queue is not None:  # already inside the loop below: run after the current task

@@ -410,3 +410,41 @@ def test_the_names_a_view_shows_are_found_as_the_recursive_walk_found_them(match
             assert got == expected and list(got) == list(expected)
             checked += len(got)
     assert checked > 200  # cards were named, not two empty dicts compared
+
+
+def test_a_hello_from_the_kept_update_reads_the_row_once_without_its_snapshot(match):
+    """Issue 16: a reconnect answered from the last update kept (matches/consumers.py)
+    costs one query of the match row, which leaves the ~21 kB snapshot (column "state")
+    out; the text is the update's without its events."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from matches.consumers import _hello
+
+    for n in range(3):
+        _request_next(match, f"k{n}")
+        services.drain(match.pk)
+    match.refresh_from_db()
+    state = positions.current_state(match)
+    seats = list(match.seats.select_related("user").order_by("seat"))
+    text, cut = push.update_text(match, 0, state, [], seats)
+    with CaptureQueriesContext(connection) as queries:
+        hello = _hello(match.pk, 0, (push.stamp(match), text, cut))
+    assert hello == push.hello_text(text, cut)
+    assert len(queries) == 1, [q["sql"] for q in queries]
+    assert f'{connection.ops.quote_name("matches_match")}."state"' not in queries[0]["sql"]
+    assert f'{connection.ops.quote_name("matches_match")}."version"' in queries[0]["sql"]
+
+
+def test_a_queued_tasks_repr_is_the_one_celery_would_write(monkeypatch):
+    """`tasks.enqueue` hands Celery the arguments' repr itself (Celery's saferepr was ~0.1
+    ms of a publish's CPU): the same text the worker's logs and monitors showed before."""
+    from celery.utils.saferepr import saferepr
+
+    from matches import tasks
+
+    sent = []
+    monkeypatch.setitem(tasks.bot_move.app.conf, "task_always_eager", False)
+    monkeypatch.setattr(tasks.bot_move, "apply_async", lambda args, **kw: sent.append((args, kw)))
+    tasks.enqueue(tasks.bot_move, 12, 345)
+    assert sent == [((12, 345), {"argsrepr": saferepr((12, 345)), "kwargsrepr": saferepr({})})]
