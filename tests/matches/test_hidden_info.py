@@ -146,7 +146,7 @@ def play_one_game(number, players, colonies, clients, spectator, recorder):
             recorder.add(seat, m.version, "post", response.json())
             if step % 15 == 14:  # the in-memory layer holds 100 messages per socket
                 await collect(sockets, recorder)
-            if step % 6 == 5:  # a reconnect's first message: often the last push kept
+            if step % 10 == 9:  # a reconnect's first message: often the last push kept
                 sockets = await reconnected(sockets, viewers, match.pk, recorder)
             step += 1
         await collect(sockets, recorder)
