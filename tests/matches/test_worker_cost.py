@@ -312,6 +312,17 @@ def test_an_idle_socket_outlives_the_layers_blocking_receive(redis_url):
     assert asyncio.run(scenario())["text"] == "late"
 
 
+def _played(match, moves, prefix):
+    """`moves` moves requested and drained; the match read again, with its position and
+    seats as the push has them."""
+    for n in range(moves):
+        _request_next(match, f"{prefix}{n}")
+        services.drain(match.pk)
+    match.refresh_from_db()
+    seats = list(match.seats.select_related("user").order_by("seat"))
+    return positions.current_state(match), seats
+
+
 def test_each_viewers_message_is_the_json_the_standard_library_would_write(match):
     """The push's text (orjson) is what `json.dumps(..., separators=(",", ":"),
     ensure_ascii=False)` writes, byte for byte, for every viewer of a game a few moves in
@@ -322,12 +333,7 @@ def test_each_viewers_message_is_the_json_the_standard_library_would_write(match
 
     from matches.consumers import _hello
 
-    for n in range(6):
-        _request_next(match, f"j{n}")
-        services.drain(match.pk)
-    match.refresh_from_db()
-    state = positions.current_state(match)
-    seats = list(match.seats.select_related("user").order_by("seat"))
+    state, seats = _played(match, 6, "j")
     events = [(row.seq, Event.from_dict(row.data)) for row in match.events.order_by("seq")]
     for viewer in push.viewers(match):
         payload = push.update_message(match, viewer, state, events, seats)
@@ -421,12 +427,7 @@ def test_a_hello_from_the_kept_update_reads_the_row_once_without_its_snapshot(ma
 
     from matches.consumers import _hello
 
-    for n in range(3):
-        _request_next(match, f"k{n}")
-        services.drain(match.pk)
-    match.refresh_from_db()
-    state = positions.current_state(match)
-    seats = list(match.seats.select_related("user").order_by("seat"))
+    state, seats = _played(match, 3, "k")
     text, cut = push.update_text(match, 0, state, [], seats)
     with CaptureQueriesContext(connection) as queries:
         hello = _hello(match.pk, 0, (push.stamp(match), text, cut))
