@@ -32,6 +32,24 @@ async def drain_messages(communicator, timeout=0.5):
     return out
 
 
+async def messages_up_to(communicator, version, have=-1, timeout=10.0):
+    """Every message that arrives until one at `version` or later has come (`have`: the
+    newest version the socket gave before), and those queued behind it: no fixed wait once
+    the position is there, where a drain with a timeout waits that long for nothing. An
+    AssertionError when that version never comes within `timeout`."""
+    out = []
+    while max([have] + [message["version"] for message in out]) < version:
+        try:
+            out.append(await communicator.receive_json_from(timeout=timeout))
+        except TimeoutError:
+            seen = [message["version"] for message in out]
+            message = f"no update at version {version} within {timeout} s: {seen}"
+            raise AssertionError(message) from None
+    while not communicator.output_queue.empty():
+        out.append(await communicator.receive_json_from())
+    return out
+
+
 async def close_thread_connections():
     """Close the database connection of the thread that sync_to_async code ran in (it
     outlives the test otherwise, and PostgreSQL then refuses to drop the test database)."""

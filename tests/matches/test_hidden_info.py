@@ -30,7 +30,7 @@ from matches import services
 from matches.models import ActionRequest, Match
 
 from .kit import legal_colony, logged_in
-from .socket_kit import close_thread_connections, drain_messages, open_socket
+from .socket_kit import close_thread_connections, messages_up_to, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -79,6 +79,11 @@ class Recorder:
 
     def add(self, viewer, version, what, payload):
         self.seen[viewer].append((version, what, payload))
+
+    def newest(self, viewer) -> int:
+        """The newest version a socket of this viewer got (-1: none yet)."""
+        got = [v for v, what, _ in self.seen[viewer] if what in ("socket", "socket-hello")]
+        return max(got, default=-1)
 
 
 def allowed_by_version(match) -> dict:
@@ -145,11 +150,11 @@ def play_one_game(number, players, colonies, clients, spectator, recorder):
             assert response.status_code == 202, response.json()
             recorder.add(seat, m.version, "post", response.json())
             if step % 15 == 14:  # the in-memory layer holds 100 messages per socket
-                await collect(sockets, recorder)
+                await collect(sockets, recorder, match.pk)
             if step % 10 == 9:  # a reconnect's first message: often the last push kept
                 sockets = await reconnected(sockets, viewers, match.pk, recorder)
             step += 1
-        await collect(sockets, recorder)
+        await collect(sockets, recorder, match.pk)
         for _viewer, socket in sockets:
             await socket.disconnect()
         await close_thread_connections()
@@ -167,7 +172,7 @@ def play_one_game(number, players, colonies, clients, spectator, recorder):
 async def reconnected(sockets, viewers, match_id, recorder):
     """Every viewer's socket closed and opened again; each first message recorded (issue 16:
     the web process answers it from the last update it pushed to that viewer's group)."""
-    await collect(sockets, recorder)
+    await collect(sockets, recorder, match_id)
     for _viewer, socket in sockets:
         await socket.disconnect()
     fresh = [(v, (await open_socket(match_id, c))[0]) for v, c in viewers]
@@ -177,10 +182,17 @@ async def reconnected(sockets, viewers, match_id, recorder):
     return fresh
 
 
-async def collect(sockets, recorder):
+async def collect(sockets, recorder, match_id):
+    """Every update each socket got, up to the match's version now: every viewer gets every
+    position pushed (a lost one fails the test here)."""
+    version = await sync_to_async(newest_version)(match_id)
     for viewer, socket in sockets:
-        for message in await drain_messages(socket, timeout=0.05):
+        for message in await messages_up_to(socket, version, recorder.newest(viewer)):
             recorder.add(viewer, message["version"], "socket", message)
+
+
+def newest_version(match_id) -> int:
+    return Match.objects.values_list("version", flat=True).get(pk=match_id)
 
 
 def exercise_http(m, step, viewers, recorder):
