@@ -6,6 +6,8 @@ naming the file, the card code and the field. The upsert runs in one transaction
 so the database keeps its previous state on any error.
 """
 
+import copy
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,8 +104,26 @@ def _ability_problems(path: Path, card: dict) -> list[Problem]:
     return problems
 
 
+# The last set files read and validated: {(directory, each file's name and digest): cards}.
+_READ: dict[tuple, list[dict]] = {}
+
+
 def read_cards(directory: Path = SETS_DIR) -> list[dict]:
-    """Every card of every set file, validated; raises CardDataError listing every problem."""
+    """Every card of every set file, validated; raises CardDataError listing every problem.
+
+    Files read before with the same contents are not validated again (a copy of the cards
+    read then is returned): the schema check was half of a load, and the tests load the
+    catalogue some five hundred times a pass."""
+    key = (str(Path(directory).resolve()),) + tuple(
+        (path.name, hashlib.sha256(path.read_bytes()).hexdigest()) for path in set_files(directory)
+    )
+    if key not in _READ:
+        _READ.clear()
+        _READ[key] = _read_and_validate(directory)
+    return copy.deepcopy(_READ[key])
+
+
+def _read_and_validate(directory: Path) -> list[dict]:
     validator = _schema_validator()
     problems: list[Problem] = []
     cards: list[dict] = []
@@ -227,15 +247,15 @@ def load_cards(directory: Path = SETS_DIR) -> LoadReport:
     editions, keywords = _sync_reference_tables()
     existing = {c.code: c for c in Card.objects.prefetch_related("keywords")}
     report = LoadReport()
+    new_cards = []
     for data in cards:
         values = card_fields(data)
         values["edition_id"] = editions[data["edition"]].id
         wanted_keywords = set(data.get("keywords", []))
         card = existing.get(data["code"])
         if card is None:
-            card = Card.objects.create(code=data["code"], **values)
-            card.keywords.set([keywords[k] for k in wanted_keywords])
-            report.created.append(card.code)
+            new_cards.append((Card(code=data["code"], **values), wanted_keywords))
+            report.created.append(data["code"])
             continue
         if _current_state(card) == (values, wanted_keywords):
             report.unchanged += 1
@@ -245,6 +265,21 @@ def load_cards(directory: Path = SETS_DIR) -> LoadReport:
         card.save()
         card.keywords.set([keywords[k] for k in wanted_keywords])
         report.updated.append(card.code)
+    _create(new_cards, keywords)
     loaded = {c["code"] for c in cards}
     report.stale = sorted(code for code in existing if code not in loaded)
     return report
+
+
+def _create(new_cards: list[tuple[Card, set]], keywords: dict) -> None:
+    """The new cards in one INSERT and their keywords in another, where each card took an
+    INSERT and the keywords' read and INSERT of its own (the whole set on an empty database)."""
+    Card.objects.bulk_create([card for card, _slugs in new_cards])
+    link = Card.keywords.through
+    link.objects.bulk_create(
+        [
+            link(card_id=card.pk, keyword_id=keywords[slug].pk)
+            for card, slugs in new_cards
+            for slug in sorted(slugs)
+        ]
+    )

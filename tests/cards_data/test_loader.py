@@ -40,6 +40,22 @@ def test_load_creates_every_card_of_the_files():
     assert set(Card.objects.values_list("code", flat=True)) == codes
 
 
+def test_a_load_on_an_empty_database_gives_every_card_its_keywords():
+    load_cards()
+    wanted = {card["code"]: sorted(card.get("keywords", [])) for card in read_cards()}
+    assert any(wanted.values())  # the set has keywords to lose
+    assert {row["code"]: row["keywords"] for row in snapshot()} == wanted
+
+
+def test_a_second_read_of_the_same_files_is_a_copy_of_the_first():
+    first = read_cards()
+    first[0]["name_en"] = "Changed by a caller"
+    first[0].setdefault("keywords", []).append("changed")
+    again = read_cards()
+    assert again[0]["name_en"] != "Changed by a caller"
+    assert "changed" not in again[0].get("keywords", [])
+
+
 def test_second_load_changes_nothing():
     load_cards()
     before = snapshot()
