@@ -183,8 +183,8 @@ async def reconnected(sockets, viewers, match_id, recorder):
 
 
 async def collect(sockets, recorder, match_id):
-    """Every update each socket got, up to the match's version now: every viewer gets every
-    position pushed (a lost one fails the test here)."""
+    """Every update each socket got, up to the match's version now: a socket that never gets
+    the newest position fails the test here (an earlier one lost on the way would not)."""
     version = await sync_to_async(newest_version)(match_id)
     for viewer, socket in sockets:
         for message in await messages_up_to(socket, version, recorder.newest(viewer)):
