@@ -11,24 +11,7 @@ HOST ?= 127.0.0.1:8000
 run: setup db  ## set up and serve the site with the embedded default (SQLite, eager Celery); DEBUG=1 for debug pages
 	$(PY) manage.py runserver $(HOST)
 
-# Every test: the SQLite pass with the rules engine's pure-Python pass, its soak and the fuzz
-# run beside it (two cores: those touch neither the embedded SQLite nor its Redis databases,
-# and each is one busy process), then the PostgreSQL pass alone (its tests time real worker
-# and web processes). One after the other the passes took 78 minutes on a slow machine.
-test: setup browser lint security  ## set up and run every test
-	$(MAKE) --no-print-directory -j2 --output-sync=target ci-sqlite-lane ci-engine-lane
-	$(MAKE) --no-print-directory ci-postgres-lane
-
-# The lanes run the same commands as the targets below, without their `setup` (done once).
-.PHONY: ci-sqlite-lane ci-engine-lane ci-postgres-lane
-ci-sqlite-lane:
-	$(SQLITE_PASS)
-ci-engine-lane:
-	$(ENGINE_PURE_PASS)
-	$(SOAK_PASS)
-	$(FUZZ_CI)
-ci-postgres-lane:
-	$(POSTGRES_PASS)
+test: setup browser lint security test-sqlite test-engine-pure test-postgres test-soak fuzz-ci  ## set up and run every test
 
 setup: $(VENV)/.installed translations engine
 
@@ -67,7 +50,7 @@ FUZZ_URL ?= postgres://postgres@127.0.0.1:5432/kgk_fuzz
 fuzz: setup
 	DATABASE_URL="$(FUZZ_URL)" $(PY) scripts/fuzz.py --examples 25 --seed 11
 
-define FUZZ_CI
+fuzz-ci: setup
 	@if $(PY) scripts/service_check.py postgres "$(PG_URL)"; then \
 		DATABASE_URL="$(FUZZ_URL)" $(PY) scripts/fuzz.py --examples 10 --seed 11; \
 	elif [ "$$CI" = "true" ]; then \
@@ -75,15 +58,11 @@ define FUZZ_CI
 	else \
 		echo "SKIPPED fuzz-ci: no PostgreSQL at $(PG_URL)"; \
 	fi
-endef
-fuzz-ci: setup
-	$(FUZZ_CI)
 
 # The embedded default: SQLite, eager Celery. PostgreSQL-only tests are deselected here
 # and run in test-postgres.
-SQLITE_PASS = env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m "not postgres and not soak" -q
 test-sqlite: setup
-	$(SQLITE_PASS)
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m "not postgres and not soak" -q
 
 # The same suite against the local PostgreSQL server, less the browser tests that already
 # ran on SQLite (the slowest part of a pass; the browser tests that need PostgreSQL, marked
@@ -92,7 +71,7 @@ test-sqlite: setup
 # (tests/matches/test_hidden_info.py) plays its 200 games in the SQLite pass and the first
 # 50 of them here, where what differs is the database's JSON and ordering. Without a
 # server it is skipped with a reason on a developer machine, and fails under CI=true.
-define POSTGRES_PASS
+test-postgres: setup
 	@if $(PY) scripts/service_check.py postgres "$(PG_URL)"; then \
 		DATABASE_URL="$(PG_URL)" KGK_REQUIRE_POSTGRES=1 KGK_HIDDEN_INFO_GAMES=50 $(PY) -m pytest -m "not soak and (postgres or not browser)" -q --ignore=tests/engine; \
 	elif [ "$$CI" = "true" ]; then \
@@ -100,20 +79,15 @@ define POSTGRES_PASS
 	else \
 		echo "SKIPPED test-postgres: no PostgreSQL at $(PG_URL) (set PG_URL to point at one)"; \
 	fi
-endef
-test-postgres: setup
-	$(POSTGRES_PASS)
 
 # The engine's tests again on the pure-Python engine (the other passes run the compiled one):
 # both builds must play by the rules (issue 18). The soak runs on the compiled one only.
-ENGINE_PURE_PASS = env -u DATABASE_URL -u REDIS_URL KGK_ENGINE_PURE=1 $(PY) -m pytest -m "not soak" -q tests/engine
 test-engine-pure: setup
-	$(ENGINE_PURE_PASS)
+	env -u DATABASE_URL -u REDIS_URL KGK_ENGINE_PURE=1 $(PY) -m pytest -m "not soak" -q tests/engine
 
 # The rules engine's soak run (random games, replays from their logs): once, no database.
-SOAK_PASS = env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m soak -q tests/engine
 test-soak: setup
-	$(SOAK_PASS)
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m soak -q tests/engine
 
 # Debian's Chromium for the Playwright browser tests (no browser download).
 browser:
