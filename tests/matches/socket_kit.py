@@ -43,8 +43,8 @@ async def messages_up_to(communicator, version, have=-1, timeout=10.0):
             out.append(await communicator.receive_json_from(timeout=timeout))
         except TimeoutError:
             seen = [message["version"] for message in out]
-            message = f"no update at version {version} within {timeout} s: {seen}"
-            raise AssertionError(message) from None
+            detail = f"no update at version {version} within {timeout} s: {seen}"
+            raise AssertionError(detail) from None
     while not communicator.output_queue.empty():
         out.append(await communicator.receive_json_from())
     return out
