@@ -390,11 +390,21 @@
     return r.json();
   }
 
+  // A state read after its events can be ahead of them (a move committed in between): the
+  // log first asks for the lines it missed, then the state is shown. Else a game that ended
+  // in between (it polls no more) kept its last lines out of the log.
+  async function withLog(next) {
+    for (let tries = 0; next.seq > lastSeq && tries < 3; tries++) {
+      appendLog((await getJSON(`${url("eventsUrl")}?after=${lastSeq}`)).events || []);
+    }
+    return next;
+  }
+
   async function resync() {
     try {
       const [next, events] = await Promise.all([getJSON(url("stateUrl")), getJSON(`${url("eventsUrl")}?after=${lastSeq}`)]);
       appendLog(events.events || []);
-      adopt(next);
+      adopt(await withLog(next));
     } catch (e) { /* the next poll or message tries again */ }
   }
 
@@ -471,7 +481,7 @@
         const events = await getJSON(`${url("eventsUrl")}?after=${lastSeq}`);
         if ((events.events || []).length || events.version !== state.version || events.status !== state.status) {
           appendLog(events.events || []);
-          adopt(await getJSON(url("stateUrl")));
+          adopt(await withLog(await getJSON(url("stateUrl"))));
         }
       } catch (e) { /* keep trying */ }
       if (!socketOpen && !["finished", "aborted"].includes(state.status)) pollTimer = setTimeout(tick, 1000);

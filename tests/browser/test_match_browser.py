@@ -10,6 +10,7 @@ its polling fallback keeps it current: that fallback is what these tests drive.
   and both pages show the same game, each with only its own centre (R 16).
 """
 
+import random
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,8 @@ from matches.models import ActionRequest, Match
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 from service_kit import database_url, redis_db, service_missing  # noqa: E402
+
+from tests.matches.kit import logged_in, post_random_action  # noqa: E402
 
 from .browser_kit import PASSWORD, log_in, no_horizontal_scroll  # noqa: E402
 
@@ -174,6 +177,44 @@ def test_play_a_bot_to_the_end_then_replay_from_both_seats(page, live_server, ca
         expect(page.locator("#result")).to_be_visible()
         me = page.locator("#side-bottom")
         assert me.get_attribute("data-seat") == seat
+    assert not page.js_errors, page.js_errors
+
+
+def test_a_game_that_ends_between_the_polls_two_reads_still_logs_its_last_events(
+    page, live_server, cards
+):
+    """The poll reads the events, then the state. A move and the game's end committed in
+    between give the page a finished state ahead of its log, and a finished game polls no
+    more: the page must ask for the lines it missed (a CI run once ended with the log at
+    seq 83 and the game at 86)."""
+    alice, deck = make_user("alice")
+    match = bot_match(alice, deck, "random")
+    log_in(page, live_server, "alice", f"/en/play/{match.pk}/")
+    expect(page.locator("#actions button.act:not([disabled])").first).to_be_visible()
+    client, rng = logged_in(alice), random.Random(7)
+    state_url = f"/api/matches/{match.pk}/"
+    between = []
+
+    def move_and_concede_before_the_state_read(route):
+        if not between:
+            state = client.get(state_url).json()
+            assert state["legal_actions"], "alice should be deciding (the bot plays eagerly)"
+            between.append(post_random_action(client, match.pk, state, rng).status_code)
+            between.append(client.post(f"{state_url}concede/").status_code)
+        route.continue_()
+
+    page.route(f"**{state_url}", move_and_concede_before_the_state_read)
+    seen = version(page)
+    # a move the poll sees: it reads the events, then the state (through the route above)
+    trigger = post_random_action(client, match.pk, client.get(state_url).json(), rng)
+    assert trigger.status_code == 202
+    expect(page.locator("#result")).to_be_visible()
+    assert between == [202, 200]
+    match.refresh_from_db()
+    assert match.status == Match.FINISHED and match.version > seen
+    # at once, not after a wait: a later poll (the socket's retry starts one) would hide it
+    seqs = page.evaluate("[...document.querySelectorAll('#log li')].map(li => +li.dataset.seq)")
+    assert seqs == list(range(1, match.seq + 1))  # every line once, in order, none missing
     assert not page.js_errors, page.js_errors
 
 
