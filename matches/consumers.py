@@ -60,6 +60,30 @@ SESSION_RECHECK = 30.0
 MAX_MESSAGE = 4096
 # Moves a socket may have waiting for their answer (the page sends one at a time).
 MAX_QUEUED_MOVES = 4
+# Moves a socket may send: MOVE_RATE a second on average, MOVE_BURST at once. A page sends
+# one move per position it was shown (a person's clicks, its auto-passes: a few a second).
+# A move costs the database a statement or three, refused or not; one at a time per socket
+# (above) still let a script send hundreds a second, each answered within milliseconds.
+MOVE_RATE = 20.0
+MOVE_BURST = 40
+
+
+class MoveBudget:
+    """A token bucket, per socket, on the event loop (no lock, no I/O). Not pyrate-limiter
+    (which the test tools bring): each of its limiters starts a thread that never ends."""
+
+    def __init__(self, rate: float, burst: int, clock=time.monotonic):
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens, self.at = float(burst), clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
 
 
 def session_user(session_key):
@@ -178,6 +202,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.moving = asyncio.Lock()
+        self.budget = MoveBudget(MOVE_RATE, MOVE_BURST)
         self.moves = set()  # the running move tasks (a task nobody holds can be collected)
 
     async def connect(self):
@@ -233,7 +258,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             version, seq = await _off_loop(_newest)(self.match_id)
             await self.send_json({"type": "pong", "version": version, "seq": seq})
         elif content.get("type") == "act":
-            if len(self.moves) >= MAX_QUEUED_MOVES:  # a script flooding us: no database work
+            # a script flooding us: no database work
+            if len(self.moves) >= MAX_QUEUED_MOVES or not self.budget.take():
                 await self.send_json(_too_many(content, self.language))
                 return
             # Beside this socket's other messages, not before them: in the embedded default a

@@ -217,3 +217,53 @@ def test_a_socket_flooding_moves_is_told_to_wait_without_database_work(human_mat
     stored = ActionRequest.objects.filter(match=human_match, origin=ActionRequest.CLIENT)
     assert stored.count() == 1 and stored.get().client_action_id == "f0"
     assert consumers.MAX_QUEUED_MOVES < len(flood)
+
+
+def test_a_sockets_move_budget_allows_a_burst_then_its_rate():
+    """The token bucket of matches/consumers.py: MOVE_BURST moves at once, then MOVE_RATE a
+    second (a clock of the test's own: no waiting)."""
+    from matches.consumers import MoveBudget
+
+    now = [100.0]
+    budget = MoveBudget(rate=4.0, burst=3, clock=lambda: now[0])
+    assert [budget.take() for _ in range(4)] == [True, True, True, False]
+    now[0] += 0.25  # one move's worth
+    assert [budget.take(), budget.take()] == [True, False]
+    now[0] += 60  # a long pause refills to the burst, not beyond
+    assert [budget.take() for _ in range(4)] == [True, True, True, False]
+
+
+def test_a_socket_past_its_move_budget_is_told_to_wait_and_stores_nothing(
+    human_match, clients, monkeypatch
+):
+    """Moves sent one after another (each answered before the next), past the socket's
+    budget: the rest are 429 at once, with no database work and no task. A smaller burst
+    here; the page's own pace is far below MOVE_RATE."""
+    from matches import consumers
+
+    monkeypatch.setattr(consumers, "MOVE_BURST", 3)
+    monkeypatch.setattr(consumers, "MOVE_RATE", 0.01)
+    human_match.refresh_from_db()
+    decider = human_match.deciding_seat
+    _state, move = _move(clients[decider], human_match.pk)
+    stale = {**move, "expected_version": move["expected_version"] + 5}  # 409, stores nothing
+
+    async def scenario():
+        socket, _ok, _code = await open_socket(human_match.pk, clients[decider])
+        await socket.receive_json_from(timeout=5)
+        answers = []
+        for n in range(5):
+            await socket.send_json_to({"type": "act", **stale, "client_action_id": f"s{n}"})
+            while True:
+                message = await socket.receive_json_from(timeout=10)
+                if message["type"] == "answer":
+                    answers.append(message)
+                    break
+        await socket.disconnect()
+        await close_thread_connections()
+        return answers
+
+    answers = asyncio.run(scenario())
+    assert [a["status"] for a in answers] == [409, 409, 409, 429, 429]
+    assert {a["body"]["code"] for a in answers[3:]} == {"TOO_MANY_MOVES"}
+    assert not ActionRequest.objects.filter(match=human_match, client_action_id__startswith="s")
