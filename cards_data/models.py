@@ -148,6 +148,11 @@ class Card(models.Model):
         return self._label(catalog.RACES, self.race)
 
     @property
+    def opposing_race_label(self):
+        """The name of the race this card's cannot share a colony with (R 9.3); "" for none."""
+        return self._label(catalog.RACES, catalog.OPPOSING_RACE.get(self.race))
+
+    @property
     def type_label(self):
         return self._label(catalog.TYPES, self.type)
 

@@ -22,44 +22,45 @@ def race_name(race: str) -> str:
 
 def _deck_size(p: dict) -> str:
     return ngettext(
-        "The colony has %(count)d card; it must have exactly %(required)d (R 9.1).",
-        "The colony has %(count)d cards; it must have exactly %(required)d (R 9.1).",
+        "The colony has %(count)d card; it must have exactly %(required)d.",
+        "The colony has %(count)d cards; it must have exactly %(required)d.",
         p["count"],
     ) % {"count": p["count"], "required": p["required"]}
 
 
 def _copy_limit(p: dict) -> str:
     return _(
-        "%(count)d copies of “%(name)s”: at most %(max)d cards of the same name are allowed "
-        "(R 9.2)."
+        "%(count)d copies of “%(name)s”: at most %(max)d cards of the same name are allowed."
     ) % {"count": p["count"], "name": p["name"], "max": p["max"]}
 
 
 def _opposing_races(p: dict) -> str:
     a, b = p["pair"]
-    return _("%(a)s and %(b)s are opposing races: a colony cannot contain both (R 9.3).") % {
+    return _("%(a)s and %(b)s are opposing races: a colony cannot contain both.") % {
         "a": race_name(a),
         "b": race_name(b),
     }
 
 
 def _too_many_races(p: dict) -> str:
-    return _(
-        "The colony has %(n)d races (%(races)s); this variant allows at most %(max)d (R 9.5.2)."
-    ) % {"n": len(p["races"]), "races": ", ".join(map(race_name, p["races"])), "max": p["max"]}
+    return _("The colony has %(n)d races (%(races)s); this variant allows at most %(max)d.") % {
+        "n": len(p["races"]),
+        "races": ", ".join(map(race_name, p["races"])),
+        "max": p["max"],
+    }
 
 
 def _simplified_combat_card(p: dict) -> str:
     return _(
         "“%(name)s” refers to speed or return fire, so it cannot be used with the simplified "
-        "combat system (R 9.5.4)."
+        "combat system."
     ) % {"name": p["name"]}
 
 
 def _unknown_card(p: dict) -> str:
     return ngettext(
-        "Unknown card “%(card)s” (%(count)d copy) (R 9.7).",
-        "Unknown card “%(card)s” (%(count)d copies) (R 9.7).",
+        "Unknown card “%(card)s” (%(count)d copy).",
+        "Unknown card “%(card)s” (%(count)d copies).",
         p["count"],
     ) % {"card": p["card"], "count": p["count"]}
 

@@ -94,106 +94,90 @@ def windows() -> dict:
 
 
 def decisions() -> dict:
-    """Each decision kind: a title and one line of what and why, with its rule."""
+    """Each decision kind: a title and one line of what and why. (The rule each one comes
+    from is noted beside it for us; the page shows no rule numbers: players have no rules
+    text numbered as RULES.md is.)"""
     d = {
         "mulligan": (
             _("Opening hand"),
             _("Keep these five cards or shuffle them back and draw five new ones, once."),
-            "R 10.5",
-        ),
+        ),  # R 10.5
         "cut": (
             _("Cut the colony"),
             _("Your opponent shuffled their colony; choose where to cut it."),
-            "R 16.1",
-        ),
+        ),  # R 16.1
         "main": (
             _("Your main phase"),
             _("Play and pay cards, draw, attack, or end your turn."),
-            "R 11.3",
-        ),
-        "respond": (_("Response window"), _("You may play an interrupt now, or pass."), "R 12.2"),
+        ),  # R 11.3
+        "respond": (_("Response window"), _("You may play an interrupt now, or pass.")),  # R 12.2
         "attackers": (
             _("Choose your attackers"),
             _("Click your active ships that attack; then confirm."),
-            "R 11.4.2.1",
-        ),
+        ),  # R 11.4.2.1
         "defenders": (
             _("Choose your defenders"),
             _("Click your active ships that defend, or confirm without any."),
-            "R 11.4.2.3",
-        ),
+        ),  # R 11.4.2.3
         "bombers": (
             _("Choose your bombers"),
             _("Click the active attacking ships that bombard the target; then confirm."),
-            "R 11.4.5.1",
-        ),
+        ),  # R 11.4.5.1
         "board": (
             _("Crew boards the ships"),
             _("Click a crew card, then the ship it boards; confirm when done."),
-            "R 11.4.2.2",
-        ),
+        ),  # R 11.4.2.2
         "fire": (
             _("Your shot"),
             _("Click an enemy ship to fire at it with the ship shown, or pass."),
-            "R 11.4.4.4",
-        ),
+        ),  # R 11.4.4.4
         "return_fire": (
             _("You are fired at"),
             _("Return fire with the ship that was shot at, or hold fire."),
-            "R 11.4.4.6",
-        ),
+        ),  # R 11.4.4.6
         "burst_return_fire": (
             _("Burst fire"),
             _("Return fire at the burst, or hold fire."),
-            "R 13.3",
-        ),
+        ),  # R 13.3
         "payments": (
             _("Payment step"),
             _("Pay for the unpaid cards aboard your ships now, or finish."),
-            "R 11.4.3",
-        ),
+        ),  # R 11.4.3
         "trap": (
             _("Trap"),
             _("The bombardment would destroy your unpaid base: pay it as a trap, or let it go."),
-            "R 4.5.9",
-        ),
+        ),  # R 4.5.9
         "distribute": (
             _("Distribute damage"),
             _("Click the ships that take the damage, one point at a time."),
-            "R 13.3",
-        ),
-        "discard": (_("Discard"), _("Click the cards you discard."), "R 11.5.1"),
+        ),  # R 13.3
+        "discard": (_("Discard"), _("Click the cards you discard.")),  # R 11.5.1
         "discard_ship": (
             _("Discard a ship"),
             _("Your ships are larger than 12 in total: click the ship you discard."),
-            "R 11.5.2",
-        ),
-        "search": (_("Choose a card"), _("Click the card you take."), "R 11.3.1 M8"),
+        ),  # R 11.5.2
+        "search": (_("Choose a card"), _("Click the card you take.")),  # R 11.3.1 M8
         "order_top": (
             _("Order the top of the colony"),
             _("Click the cards in the order they go on top."),
-            "R 12",
-        ),
+        ),  # R 12
         "return_to_colony": (
             _("Return cards to the colony"),
             _("Click the cards that go back to your colony."),
-            "R 12",
-        ),
+        ),  # R 12
         "return_to_centre": (
             _("Return a card to the centre"),
             _("Click the card that goes back to your centre."),
-            "R 12",
-        ),
-        "copy_event": (_("Copy an event"), _("Click the event you copy."), "R 12"),
-        "mode": (_("Choose a mode"), _("The card offers several effects: choose one."), "R 12"),
-        "target": (_("Choose a target"), _("Click the target of the effect."), "R 12"),
+        ),  # R 12
+        "copy_event": (_("Copy an event"), _("Click the event you copy.")),  # R 12
+        "mode": (_("Choose a mode"), _("The card offers several effects: choose one.")),  # R 12
+        "target": (_("Choose a target"), _("Click the target of the effect.")),  # R 12
         "opponent": (
             _("Choose the opponent"),
             _("The card says “the opponent”: choose which of your neighbours it means."),
-            "R 17.1.3",
-        ),
+        ),  # R 17.1.3
     }
-    return {k: {"title": t, "help": h, "rule": r} for k, (t, h, r) in d.items()}  # fmt: skip
+    return {k: {"title": t, "help": h} for k, (t, h) in d.items()}
 
 
 def actions() -> dict:
@@ -338,15 +322,15 @@ def orientations() -> dict:
 def reasons() -> dict:
     """How a game ended (Match.RESULTS and the engine's game_over reasons)."""
     return {
-        "colony": _("a colony ran out — R 15"),
-        "colony.one": _("%(name)s's colony is empty (R 15.1)"),
-        "colony.both": _("both colonies are empty: the player whose turn it was wins (R 15.3)"),
+        "colony": _("a colony ran out"),
+        "colony.one": _("%(name)s's colony is empty"),
+        "colony.both": _("both colonies are empty: the player whose turn it was wins"),
         "concede": _("conceded"),
         "timeout": _("out of time"),
         "judge": _("judge decision"),
         "turn_limit": _("turn limit"),
-        "elimination": _("the last colony left — R 17.1.6"),
-        "needs_judge": _("time is up: a judge decides (R 18.4)"),
+        "elimination": _("the last colony left"),
+        "needs_judge": _("time is up: a judge decides"),
     }
 
 
@@ -486,7 +470,7 @@ def ui() -> dict:
         "printed": _("printed: %(value)s"),
         "choices": _("Your choices"),
         "card_zoom": _("The whole card"),
-        "no_first_attack": _("You may not attack in your first turn — R 10.7"),
+        "no_first_attack": _("You may not attack in your first turn"),
         "confirm_n": _("Confirm (%(n)s)"),
         "upgrade_counters": ngettext_forms("%(n)s upgrade counter", "%(n)s upgrade counters"),
         "armour_left": _("armour %(n)s"),

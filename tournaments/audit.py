@@ -24,7 +24,7 @@ def _score(data: dict, prefix: str = "") -> str:
 
 def _reason(code: str) -> str:
     return {
-        "time": _("time ran out (R 18.4)"),
+        "time": _("time ran out"),
         "ruling": _("a ruling"),
         "correction": _("a correction"),
         "drop": _("a drop"),

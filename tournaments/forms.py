@@ -33,7 +33,7 @@ class TournamentForm(forms.ModelForm):
             "date": forms.DateInput(attrs={"type": "date"}),
             "decklist_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}),
         }
-        help_texts = {"swiss_rounds": _("Empty: ceil(log2(players)) (R 18.7).")}
+        help_texts = {"swiss_rounds": _("Empty: ceil(log2(players)).")}
 
     def clean_judge_names(self):
         names = [n.strip() for n in self.cleaned_data["judge_names"].split(",") if n.strip()]

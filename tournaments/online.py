@@ -192,7 +192,7 @@ def judge_game(og: OnlineGame, staff, winner: Registration | None, reason: str) 
     )
     require_staff(staff, match.tournament)
     if reason not in JUDGE_REASONS:
-        raise ValidationError({"reason": [_("The reason is time or ruling (R 18.4).")]})
+        raise ValidationError({"reason": [_("The reason is time or ruling.")]})
     seats = [match.player_a_id, match.player_b_id]
     if winner is None or winner.pk not in seats:
         raise ValidationError({"winner": [_("The winner must be one of the two players.")]})

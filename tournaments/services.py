@@ -54,7 +54,7 @@ class DeckNotLegal(ValidationError):
         super().__init__(
             {
                 "deck": [
-                    _("The deck is not legal under the original rules (R 9.6): %(problems)s")
+                    _("The deck is not legal under the original rules: %(problems)s")
                     % {"problems": sentences}
                 ]
             }
@@ -98,7 +98,7 @@ def create_tournament(organiser, *, name, date, judges=(), **fields) -> Tourname
         raise ValidationError({"name": [_("A tournament needs a name.")]})
     fmt = fields.get("match_format", "bo1")
     if fmt not in ("bo1", "bo3"):
-        raise ValidationError({"match_format": [_("Choose bo1 or bo3 (R 18.7).")]})
+        raise ValidationError({"match_format": [_("Choose bo1 or bo3.")]})
     rounds = fields.get("swiss_rounds")
     if rounds is not None and not 1 <= rounds <= 20:
         raise ValidationError({"swiss_rounds": [_("Between 1 and 20 Swiss rounds.")]})
@@ -810,12 +810,12 @@ def check_score(match: Match, games_a, games_b):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ValidationError({"games": [_("Game counts are whole numbers, 0 or more.")]})
     if games_a == games_b:
-        raise ValidationError({"games": [_("KGK has no draws (R 18.4): one player must win.")]})
+        raise ValidationError({"games": [_("KGK has no draws: one player must win.")]})
     if plays_all_three(match):
         if games_a + games_b != 3:
             message = _(
-                "Impossible score %(a)s-%(b)s: every playoff set plays all three games "
-                "(R 18.3.4), so 3-0 or 2-1."
+                "Impossible score %(a)s-%(b)s: every playoff set plays all three games, "
+                "so 3-0 or 2-1."
             )
             raise ValidationError({"games": [message % {"a": games_a, "b": games_b}]})
         return
@@ -956,7 +956,7 @@ def judge_result(match: Match, staff, games_a: int, games_b: int, reason: str) -
     match = Match.objects.select_for_update().select_related("tournament").get(pk=match.pk)
     require_staff(staff, match.tournament)
     if reason not in JUDGE_REASONS:
-        raise ValidationError({"reason": [_("The reason is time, ruling or correction (R 18.4).")]})
+        raise ValidationError({"reason": [_("The reason is time, ruling or correction.")]})
     if match.is_bye:
         raise Conflict(_("A bye has no result to judge."))
     check_score(match, games_a, games_b)
@@ -997,7 +997,7 @@ def _require_correctable(match: Match, games_a: int, games_b: int):
         raise Conflict(
             _(
                 "The prizes have been awarded on the current results, so results can no "
-                "longer change here; the judge decides (R 18.5)."
+                "longer change here; the judge decides."
             )
         )
     if match.stage == "swiss":
@@ -1005,7 +1005,7 @@ def _require_correctable(match: Match, games_a: int, games_b: int):
             raise Conflict(
                 _(
                     "The playoff was seeded from the Swiss results and has started: a Swiss "
-                    "result can no longer change; the judge decides (R 18.5)."
+                    "result can no longer change; the judge decides."
                 )
             )
         return
@@ -1020,7 +1020,7 @@ def _require_correctable(match: Match, games_a: int, games_b: int):
                 _(
                     "The final or the third-place match has already been played on this "
                     "semi-final's old result, so its winner can no longer change; the judge "
-                    "decides (R 18.5)."
+                    "decides."
                 )
             )
 
@@ -1241,11 +1241,7 @@ def award_prizes(t: Tournament, staff, cards_by_place: dict) -> list[Prize]:
             raise ValidationError({"cards": [_("Unknown card code %(code)s.") % {"code": code}]})
         if card.rarity != "ultra_rare":
             raise ValidationError(
-                {
-                    "cards": [
-                        _("%(code)s is not an ultra-rare card (R 8.1.2).") % {"code": card.code}
-                    ]
-                }
+                {"cards": [_("%(code)s is not an ultra-rare card.") % {"code": card.code}]}
             )
         cards[place] = card
     prizes = []

@@ -227,7 +227,7 @@
     title.className = `decision ${mine ? "mine" : ""}`;
     help.replaceChildren();
     if (mine && info) {
-      help.append(info.help, " ", B.el("span", { class: "rule", text: info.rule }));
+      help.append(info.help);
       const extra = pending.info || {};
       if (typeof extra.points_left === "number") help.append(B.el("b", { class: "left", text: ` ${B.fmt(S.ui.points_left, { n: extra.points_left })}` }));
       else if (typeof extra.picks_left === "number" && extra.picks_left > 1) help.append(B.el("b", { class: "left", text: ` ${B.fmt(S.ui.picks_left, { n: extra.picks_left })}` }));

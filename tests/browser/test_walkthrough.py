@@ -2,7 +2,7 @@
 Hungarian and English, on a desktop (1366×900) and a phone (390×844).
 
 On every page: no internal code (taken from the engine's and the apps' own code lists, so
-a new code is caught), no Python repr, no horizontal scroll, and in Hungarian no text that
+a new code is caught), no rule number of RULES.md, no Python repr, no horizontal scroll, and in Hungarian no text that
 is still its English msgid. Screenshots go to $KGK_SHOTS (default /tmp/shots/walkthrough).
 """
 
@@ -21,6 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SHOTS = Path(os.environ.get("KGK_SHOTS", "/tmp/shots/walkthrough"))
 SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
 PASSWORD = "walk-through-pw-1"
+# RULES.md's numbering ("R 18.4"): an engineers' reference, a code to a player
+RULE_NUMBER = re.compile(r"\bR \d+(\.\d+)*\b")
 REPR = re.compile(r"\{'[a-z_]+': |\[\('|<[A-Za-z_.]+ object at 0x|\bNone\b|\bTrue\b|\bFalse\b")
 # words that are the same in both languages (reviewed)
 SAME_IN_HUNGARIAN = {
@@ -136,6 +138,8 @@ def check_page(page, lang, where):
     codes = sorted(code for code in CODES if re.search(rf"\b{code}\b", text))
     if codes:
         problems.append(f"internal codes {codes}")
+    if RULE_NUMBER.search(text):
+        problems.append(f"rule number {RULE_NUMBER.search(text).group(0)!r}")
     if REPR.search(text) and (where, "repr") not in KNOWN_GAPS:
         problems.append(f"Python repr {REPR.search(text).group(0)!r}")
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")

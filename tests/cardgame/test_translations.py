@@ -81,3 +81,19 @@ def test_every_message_in_the_code_is_in_a_hungarian_catalogue():
         }
     )
     assert not missing, "messages with no Hungarian translation:\n" + "\n".join(missing[:40])
+
+
+RULE_NUMBER = re.compile(r"\bR \d+(\.\d+)*\b")
+
+
+def test_no_message_a_person_reads_cites_a_rule_number():
+    """ "R 18.4" is RULES.md's numbering, an engineers' reference: a player has no rules text
+    numbered that way, so on a page it is a code to them. The catalogues' entries (both
+    languages) and the code's messages keep the sentence and leave the number out."""
+    entries = [e for path in hungarian_catalogues() for e in polib.pofile(str(path))]
+    entries += list(polib.pofile(str(ROOT / "locale/en/LC_MESSAGES/django.po")))
+    texts = [t for e in entries if not e.obsolete
+             for t in (e.msgid, e.msgid_plural, e.msgstr, *e.msgstr_plural.values()) if t]  # fmt: skip
+    texts += [text for _where, text in [*python_messages(), *template_messages()]]
+    cited = sorted({t for t in texts if RULE_NUMBER.search(t)})
+    assert not cited, cited[:10]

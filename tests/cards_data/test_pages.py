@@ -129,3 +129,13 @@ def test_admin_lists_every_model(admin_client, catalogue):
         assert admin_client.get(url).status_code == 200, url
     card = catalogue.first()
     assert admin_client.get(f"/en/admin/cards_data/card/{card.pk}/change/").status_code == 200
+
+
+@pytest.mark.parametrize("lang, name", [("hu", "Űrcápa"), ("en", "Space Shark")])
+def test_card_page_names_the_opposing_race_in_words(client, catalogue, lang, name):
+    """R 9.3: a triciplite card says which race cannot share its colony, by the race's name
+    in the page's language (it showed the code "space_shark")."""
+    card = catalogue.filter(race="triciplite").first()
+    html = client.get(f"/{lang}/cards/{card.code}/").content.decode()
+    assert f'?race=space_shark">{name}</a>' in html
+    assert ">space_shark<" not in html

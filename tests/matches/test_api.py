@@ -386,7 +386,7 @@ def test_an_illegal_deck_is_422_with_every_problem(alice_client, players):
     assert response.status_code == 422
     body = response.json()
     assert body["code"] == "DECK_NOT_LEGAL" and "DECK_SIZE" not in body["detail"]
-    assert "44" in body["detail"] and "(R 9.1)" in body["detail"]  # the sentence (decks.problems)
+    assert "44 lap van; pontosan 45 kell." in body["detail"]  # decks.problems, in Hungarian
     (problem,) = body["problems"]
     assert problem["code"] == "DECK_SIZE" and (problem["count"], problem["required"]) == (44, 45)
     assert problem["message"] == body["detail"]

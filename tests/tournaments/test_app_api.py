@@ -112,7 +112,7 @@ def test_register_with_an_illegal_deck_is_400_with_problems(client, event, users
     as_user(client, alice)
     response = post(client, f"/api/tournaments/{event.pk}/register/", {"deck": deck.pk})
     assert response.status_code == 400
-    assert "R 9.6" in response.json()["detail"]
+    assert "not legal under the original rules" in response.json()["detail"]
     assert "OPPOSING_RACES" in {p["code"] for p in response.json()["problems"]}
     other = save_deck(users["bob"], name="Bob's", cards=colony())
     response = post(client, f"/api/tournaments/{event.pk}/register/", {"deck": other.pk})
