@@ -157,10 +157,11 @@ if not REDIS_URL:
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 if REDIS_URL:  # kombu's Redis transport with one client object per channel (cardgame/broker.py)
     CELERY_BROKER_TRANSPORT = "cardgame.broker:Transport"
-# No result backend: every task writes what it did to the database, nothing reads a task's
-# return value, and a Redis backend cost each web request (a new thread under ASGI) a new
-# backend object on the hot path of a move (py-spy: half of `delay`).
-CELERY_RESULT_BACKEND = None
+# No result backend (Celery's default: none; not named here, as CELERY_RESULT_BACKEND is also
+# an old setting name that made every worker warn of its removal): every task writes what it
+# did to the database, nothing reads a task's return value, and a Redis backend cost each web
+# request (a new thread under ASGI) a new backend object on the hot path of a move (py-spy:
+# half of `delay`).
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True

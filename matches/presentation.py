@@ -291,7 +291,6 @@ def events() -> dict:
         "draw": _("%(player)s draws a card"),
         "modify": _("%(card)s: %(stat)s %(amount)s"),
         "grant": _("%(card)s gains %(keyword)s"),
-        "draw_many": _("%(player)s draws %(n)s cards"),
         "move_to.centre": _("%(card)s goes to the centre"),
         "move_to.trash": _("%(card)s goes to the trash"),
         "move_to.wasteland": _("%(card)s goes to the wasteland"),
