@@ -48,3 +48,16 @@ def test_embedded_default_prints_e_mail_to_the_console(settings):
     source = (live.BASE_DIR / "cardgame" / "settings.py").read_text()
     assert '"django.core.mail.backends.console.EmailBackend"' in source
     assert 'os.environ.get("EMAIL_HOST", "")' in source
+
+
+def test_hungarian_account_pages_speak_to_the_player_informally(client, db):
+    """The site says "te" (Elfelejtetted a jelszavad?); Django's own Hungarian messages on the
+    same pages said "Ön" (Írja be…, A jelszavának…), so our catalogue gives them in the
+    site's register."""
+    signup = client.get("/hu/accounts/signup/").content.decode()
+    assert "Írd be még egyszer ugyanazt a jelszót, ellenőrzésként." in signup
+    assert "A jelszavadnak legalább 8 karakter hosszúnak kell lennie." in signup
+    assert "Írja be" not in signup and "jelszavának" not in signup
+    User.objects.create_user("anna", password="a-good-password-1")
+    wrong = client.post("/hu/accounts/login/", {"username": "anna", "password": "nope"})
+    assert "Hibás felhasználónév vagy jelszó." in wrong.content.decode()
