@@ -174,8 +174,12 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # clocks' per-decision limit (matches.clocks), and the clock sweep re-queues sooner.
 # The match tasks get no unacked record in Redis (cardgame/broker.py): the clock sweep
 # queues again what a dead worker's task left due, sooner than the timeout.
+# The live workers look for such tasks every 10 s (kombu's `unacked_restore_interval`) and
+# scan Redis on every look: kombu's default scans on every 10th, so a dead worker's deck-lab
+# chunk came back up to 100 s after its timeout (a CI run's killed-worker test waited 180 s).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "60")),
+    "unacked_restore_throttle": 1,
     "swept_tasks": [
         "matches.tasks.drain_match",
         "matches.tasks.bot_move",
