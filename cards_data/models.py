@@ -149,7 +149,7 @@ class Card(models.Model):
 
     @property
     def opposing_race_label(self):
-        """The name of the race this card's cannot share a colony with (R 9.3); "" for none."""
+        """The name of the race that cannot share a colony with this card's (R 9.3); "" for none."""
         return self._label(catalog.RACES, catalog.OPPOSING_RACE.get(self.race))
 
     @property
