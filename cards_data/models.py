@@ -148,9 +148,13 @@ class Card(models.Model):
         return self._label(catalog.RACES, self.race)
 
     @property
+    def opposing_race(self):
+        """The race that cannot share a colony with this card's (R 9.3); None for none."""
+        return catalog.OPPOSING_RACE.get(self.race)
+
+    @property
     def opposing_race_label(self):
-        """The name of the race that cannot share a colony with this card's (R 9.3); "" for none."""
-        return self._label(catalog.RACES, catalog.OPPOSING_RACE.get(self.race))
+        return self._label(catalog.RACES, self.opposing_race)
 
     @property
     def type_label(self):

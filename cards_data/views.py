@@ -54,7 +54,6 @@ def card_detail(request, code):
         "card": card,
         "rulings": rulings_for(card),
         "related": related_cards(card),
-        "opposing_race": catalog.OPPOSING_RACE.get(card.race),
     }
     return render(request, "cards_data/card_detail.html", context)
 

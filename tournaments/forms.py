@@ -33,7 +33,17 @@ class TournamentForm(forms.ModelForm):
             "date": forms.DateInput(attrs={"type": "date"}),
             "decklist_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"}),
         }
-        help_texts = {"swiss_rounds": _("Empty: ceil(log2(players)).")}
+        # The page's words, not the models' help texts (written for engineers and the admin:
+        # rule numbers, docs/rulings.md, in English only)
+        help_texts = {
+            "swiss_rounds": _("Empty: ceil(log2(players))."),
+            # (a word joiner in "2–0": the score never breaks across lines)
+            "play_all_three": _("The third game of a playoff set is played even at 2–\u20600."),
+            "late_entry_losses": _(
+                "On: a round missed by entering late counts as a 0–\u20602 loss in MW% and GW%. "
+                "Off: only the rounds played count."
+            ),
+        }
 
     def clean_judge_names(self):
         names = [n.strip() for n in self.cleaned_data["judge_names"].split(",") if n.strip()]

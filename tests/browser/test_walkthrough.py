@@ -15,14 +15,14 @@ import polib
 import pytest
 from playwright.sync_api import expect
 
+from tests.cardgame.test_translations import RULE_NUMBER
+
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = Path(os.environ.get("KGK_SHOTS", "/tmp/shots/walkthrough"))
 SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
 PASSWORD = "walk-through-pw-1"
-# RULES.md's numbering ("R 18.4"): an engineers' reference, a code to a player
-RULE_NUMBER = re.compile(r"\bR \d+(\.\d+)*\b")
 REPR = re.compile(r"\{'[a-z_]+': |\[\('|<[A-Za-z_.]+ object at 0x|\bNone\b|\bTrue\b|\bFalse\b")
 # words that are the same in both languages (reviewed)
 SAME_IN_HUNGARIAN = {
@@ -116,6 +116,7 @@ def pages(world) -> list[tuple[str, str]]:
         ("lobby", "/{lang}/play/"),
         ("lab", f"/{{lang}}/lab/decks/{deck.pk}/"),
         ("tournaments", "/{lang}/tournaments/"),
+        ("new-event", "/{lang}/tournaments/new/"),
         ("event", f"/{{lang}}/tournaments/{event.pk}/"),
         ("dashboard", f"/{{lang}}/tournaments/{event.pk}/dashboard/"),
         ("standings", f"/{{lang}}/tournaments/{event.pk}/standings/"),

@@ -83,6 +83,8 @@ def test_every_message_in_the_code_is_in_a_hungarian_catalogue():
     assert not missing, "messages with no Hungarian translation:\n" + "\n".join(missing[:40])
 
 
+# RULES.md's numbering ("R 18.4"): an engineers' reference, a code to a player (the browser
+# walkthrough checks its pages with the same pattern)
 RULE_NUMBER = re.compile(r"\bR \d+(\.\d+)*\b")
 
 
