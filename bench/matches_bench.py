@@ -292,9 +292,11 @@ class Person:
             first = True
             self.ws = ws
             reconnect_at = time.monotonic() + self.rng.uniform(*RECONNECT)
-            while time.monotonic() < min(stop_at, reconnect_at) and not self.over:
+            while (left := min(stop_at, reconnect_at) - time.monotonic()) > 0 and not self.over:
+                # the socket closes at its own moment, not at the first message after it:
+                # that was the moment after a push, often with the move's answer still to come
                 try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                    raw = await asyncio.wait_for(ws.recv(), timeout=min(0.5, left))
                 except TimeoutError:
                     continue
                 now = time.perf_counter()

@@ -180,7 +180,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "60")),
     "unacked_restore_throttle": 1,
+    # drain_move carries a socket's move that nothing stored yet; a dead worker's is not
+    # lost: the socket's web process stores it itself when no answer came within
+    # consumers.WORKER_ANSWER_WAIT, and the page posts it when none came within 3 s.
     "swept_tasks": [
+        "matches.tasks.drain_move",
         "matches.tasks.drain_match",
         "matches.tasks.bot_move",
         "matches.tasks.default_move",

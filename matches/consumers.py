@@ -3,9 +3,10 @@ client may send
 - {"type": "ping"}, answered by {"type": "pong", version, seq}: the match's newest commit,
   so a page whose socket went quiet finds out that a push never reached it;
 - {"type": "act", client_action_id, expected_version, action}: a player's move, the same
-  body as the POST to .../actions/ and handled by the same function (`api.make_move`),
-  answered by {"type": "answer", client_action_id, status, body}: the POST's status and
-  body. A move over the open socket costs no HTTP request and no session or user read (the
+  body as the POST to .../actions/, answered by {"type": "answer", client_action_id,
+  status, body}: the POST's status and body. With a broker and PostgreSQL a worker stores
+  and answers it (`MatchConsumer._answer`); otherwise, or when the worker would not store
+  it, the POST's own function (`api.make_move`). A move over the open socket costs no HTTP request and no session or user read (the
   socket read them when it connected; it reads the session again every SESSION_RECHECK s,
   so a logout or a password change elsewhere stops its moves). The page falls back to the
   POST when the socket is closed or does not answer; the same client_action_id is stored
@@ -49,6 +50,7 @@ from .errors import NotFound
 from .models import Match
 from .push import VERSION_TTL, encode, group_name, hello_text, stamp, version_key
 from .selectors import get_match, match_payload, viewer_seat
+from .services import moves_by_worker, send_move
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +68,10 @@ MAX_QUEUED_MOVES = 4
 # (above) still let a script send hundreds a second, each answered within milliseconds.
 MOVE_RATE = 20.0
 MOVE_BURST = 40
+# How long a move sent to a worker unstored (services.send_move) waits for the worker's
+# answer before this process stores it the POST's way: under the page's own wait (3 s, then
+# it posts the move), far over a loaded worker's (bench/RESULTS.md: p95 ~15 ms at 200 games).
+WORKER_ANSWER_WAIT = 2.0
 
 
 class MoveBudget:
@@ -204,6 +210,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.moving = asyncio.Lock()
         self.budget = MoveBudget(MOVE_RATE, MOVE_BURST)
         self.moves = set()  # the running move tasks (a task nobody holds can be collected)
+        self.awaiting = {}  # client_action_id -> future of a worker's answer (_by_worker)
 
     async def connect(self):
         match_id = self.scope["url_route"]["kwargs"]["match_id"]
@@ -275,11 +282,16 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         async with self.moving:
             answer = await self._answer(content)
         try:
-            await self.send_json(answer)
+            await self.send(text_data=answer)
         except Exception:  # noqa: BLE001 - the socket closed meanwhile: the move stands
             log.info("a move's answer found its socket closed", exc_info=True)
 
-    async def _answer(self, content):
+    async def _answer(self, content) -> str:
+        """The answer's text. A move goes to a worker unstored (`_by_worker`): the worker
+        stores it in its drain's first round trip and answers after the commit, with the
+        push, which spares the move the web's INSERT and its wait (bench/RESULTS.md, issue
+        16). Else, or when the worker says "not stored" (a stale or refused move: the POST's
+        way says why) or says nothing in time, it is stored here as the POST stores it."""
         if self.seat is None:  # answered here: a spectator's socket costs no database work
             status = 403
             body = {"detail": "You are not playing in this match.", "code": "NOT_A_PLAYER"}
@@ -287,13 +299,44 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             recheck = time.monotonic() - self.session_read_at > SESSION_RECHECK
             key = self.session_key if recheck else None
             move = {k: content.get(k) for k in ("client_action_id", "expected_version", "action")}
+            if not recheck and moves_by_worker():
+                text = await self._by_worker(move)
+                if text:
+                    return text
             status, body = await _off_loop(_move)(
                 self.match_id, self.user, key, move, self.language
             )
             if recheck and status != 403:
                 self.session_read_at = time.monotonic()
-        return {"type": "answer", "client_action_id": content.get("client_action_id"),
-                "status": status, "body": body}  # fmt: skip
+        return encode({"type": "answer", "client_action_id": content.get("client_action_id"),
+                       "status": status, "body": body})  # fmt: skip
+
+    async def _by_worker(self, move) -> str:
+        """The worker's answer to the move sent to it unstored; "" when it was not sent, not
+        stored, or not answered within WORKER_ANSWER_WAIT."""
+        client_action_id = move["client_action_id"]
+        if not isinstance(client_action_id, str) or client_action_id in self.awaiting:
+            return ""
+        answered = asyncio.get_running_loop().create_future()
+        self.awaiting[client_action_id] = answered
+        try:
+            try:
+                await send_move(self.match_id, self.user, move, self.channel_name)
+            except Exception:  # noqa: BLE001 - the broker: the POST's way says what to say
+                log.warning("a socket's move could not be queued", exc_info=True)
+                return ""
+            return await asyncio.wait_for(answered, WORKER_ANSWER_WAIT)
+        except TimeoutError:
+            log.warning("no answer from a worker to a move on match %s", self.match_id)
+            return ""
+        finally:
+            self.awaiting.pop(client_action_id, None)
+
+    async def match_answer(self, event):
+        """A worker's answer to a move of this socket's (`_by_worker`)."""
+        answered = self.awaiting.get(event["client_action_id"])
+        if answered is not None and not answered.done():
+            answered.set_result(event["text"])
 
     async def match_update(self, event):
         # The worker encoded each viewer's message once; the server only forwards the text.

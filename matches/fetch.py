@@ -11,6 +11,14 @@ from django.db.models.query import get_related_populators
 from psycopg import pq
 
 
+class Raw:
+    """A statement of fetch_together's text that is not a queryset (an INSERT ... RETURNING,
+    say): its rows as the cursor gives them."""
+
+    def __init__(self, sql: str, params: list):
+        self.sql, self.params = sql, params
+
+
 def fetch_together(*compiled) -> list[list]:
     """Each compiled queryset's model objects, as `list(queryset)` gives them, from ONE round
     trip to PostgreSQL: the statements go out as one query text and run one after the
@@ -20,19 +28,25 @@ def fetch_together(*compiled) -> list[list]:
     bookkeeping (bench/RESULTS.md). As the first statement of an atomic block, the text
     also carries the block's BEGIN (`_begins_here`), which psycopg would otherwise send
     alone first, a round trip of its own. `compiled`: (queryset, compiler, sql, params) of
-    querysets of model objects (no values(), no prefetch_related)."""
-    texts = [sql_text for _queryset, _compiler, sql_text, _params in compiled]
-    params = [p for _queryset, _compiler, _sql, some in compiled for p in some]
+    querysets of model objects (no values(), no prefetch_related), or a `Raw` statement
+    (its rows as tuples)."""
+    parts = [(c.sql, c.params) if isinstance(c, Raw) else (c[2], c[3]) for c in compiled]
+    texts = [sql_text for sql_text, _params in parts]
+    params = [p for _sql, some in parts for p in some]
     begin = _begins_here()
     results = []
     with connection.cursor() as cursor:
         cursor.execute(";\n".join(["BEGIN", *texts] if begin else texts), params)
         if begin:
             cursor.nextset()  # past the BEGIN's empty result
-        for n, (queryset, compiler, _sql, _params) in enumerate(compiled):
+        for n, item in enumerate(compiled):
             if n and not cursor.nextset():
                 raise RuntimeError("a statement of fetch_together returned no result")
-            results.append(_model_objects(queryset, compiler, cursor.fetchall()))
+            if isinstance(item, Raw):
+                results.append(cursor.fetchall())
+            else:
+                queryset, compiler, _sql, _params = item
+                results.append(_model_objects(queryset, compiler, cursor.fetchall()))
     return results
 
 

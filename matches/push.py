@@ -90,10 +90,12 @@ def note_version(match: Match) -> None:
             pass
 
 
-def push_update(match: Match, state, raw_events, seats=None) -> None:
+def push_update(match: Match, state, raw_events, seats=None, answer=None) -> None:
     """Each viewer's message, encoded and sent here, after the commit (the caller may go on
     changing `state`: the worker's state cache hands it to the next drain). At-most-once:
-    a push that fails is logged, and the page's ping finds out it is behind."""
+    a push that fails is logged, and the page's ping finds out it is behind. `answer`:
+    (reply_to, client_action_id, text), a socket's move's answer sent with it (after the
+    viewers' messages, in the same call: `send_answer`)."""
     layer = get_channel_layer()
     if layer is None:
         note_version(match)
@@ -114,15 +116,38 @@ def push_update(match: Match, state, raw_events, seats=None) -> None:
     ]
     if isinstance(layer, InMemoryChannelLayer):  # its queues live in the server's own loop
         note_version(match)
-        async_to_sync(_group_sends)(layer, messages, stamp(match))
+        async_to_sync(_group_sends)(layer, messages, stamp(match), answer)
         return
     note = _scripted_note(match, layer)
     if note is None:
         note_version(match)  # never raises: the push goes out whatever the cache does
     try:
-        _send_all(layer, messages, stamp(match), note)
+        _send_all(layer, messages, stamp(match), note, answer)
     except Exception:  # one lost push (the commit stands); the page's ping finds it out
         log.exception("push failed")
+
+
+def answer_text(client_action_id, status: int, body: dict) -> str:
+    """A move's answer as the socket sends it (matches/consumers.py)."""
+    return encode({"type": "answer", "client_action_id": client_action_id, "status": status,
+                   "body": body})  # fmt: skip
+
+
+def send_answer(reply_to: str, client_action_id, text: str) -> None:
+    """A socket's move's answer (`answer_text`; "": not stored, its web process goes the
+    POST's way) to the socket's own channel, alone: a drain that pushed nothing. Lost, the
+    web process waits for it a while, then goes the POST's way (matches/consumers.py)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    answer = (reply_to, client_action_id, text)
+    try:
+        if _single_redis(layer):
+            _run_push_script(_push_script(layer), layer, [], "", None, answer)
+        else:
+            async_to_sync(_group_sends)(layer, [], "", answer)
+    except Exception:  # noqa: BLE001 - the web process's wait ends it
+        log.exception("a move's answer failed")
 
 
 def _watched(viewer, seats) -> bool:
@@ -157,21 +182,28 @@ def _single_redis(layer) -> bool:
     )
 
 
-def _send_all(layer, messages, stamp_, note=None):
+def _send_all(layer, messages, stamp_, note=None, answer=None):
     """Every group's message (and the version note) in ONE Redis round trip when the layer
     is one Redis, from the caller's thread; otherwise each group through the layer.
     `messages`: (group, made), `made` the (text, cut) of `update_text` or a function making
     it, which is called only when the group has a member. Each message carries the
     position's `stamp` and its `cut`, so a web process can answer a reconnect from it."""
     if _single_redis(layer):
-        _send_scripted(layer, messages, stamp_, note)
+        _send_scripted(layer, messages, stamp_, note, answer)
         return
-    async_to_sync(_group_sends)(layer, messages, stamp_)
+    async_to_sync(_group_sends)(layer, messages, stamp_, answer)
 
 
-async def _group_sends(layer, messages, stamp_):
+async def _group_sends(layer, messages, stamp_, answer=None):
     await asyncio.gather(*(layer.group_send(group, _message(_made(made), stamp_))
                            for group, made in messages))  # fmt: skip
+    if answer is not None:
+        reply_to, client_action_id, text = answer
+        await layer.send(reply_to, _answer_message(client_action_id, text))
+
+
+def _answer_message(client_action_id, text) -> dict:
+    return {"type": "match.answer", "client_action_id": client_action_id, "text": text}
 
 
 def _message(made, stamp_) -> dict:
@@ -183,7 +215,7 @@ def _made(made) -> tuple[str, int]:
     return made() if callable(made) else made
 
 
-def _send_scripted(layer, messages, stamp_, note):
+def _send_scripted(layer, messages, stamp_, note, answer=None):
     """channels-redis's `group_send` for several groups at once, run by Redis itself
     (`_PUSH_LUA`: the same keys, expiries, capacity check and message format as
     channels-redis, so its receivers read them as their own). Each group_send there costs
@@ -194,22 +226,26 @@ def _send_scripted(layer, messages, stamp_, note):
     in a thread cost more than it saved: bench/RESULTS.md)."""
     script = _push_script(layer)
     at_once = [(group, made if not callable(made) else ("", 0)) for group, made in messages]
-    wanted = _run_push_script(script, layer, at_once, stamp_, note)
+    wanted = _run_push_script(script, layer, at_once, stamp_, note, answer)
     if wanted:
         later = [(messages[i][0], _made(messages[i][1])) for i in wanted]
         _run_push_script(script, layer, later, stamp_, None)
 
 
-def _run_push_script(script, layer, texts, stamp_, note) -> list[int]:
+def _run_push_script(script, layer, texts, stamp_, note, answer=None) -> list[int]:
     """One call of `_PUSH_LUA`; the indexes (into `texts`: (group, (text, cut))) of the
     groups that have members but no text yet."""
     keys = [layer._group_key(group) for group, _made in texts]
+    reply_to, client_action_id, answer_text_ = answer or ("", "", "")
+    if answer is not None:  # the socket's process's key, as channels-redis's send makes it
+        keys.append(layer.prefix + layer.non_local_name(reply_to))
     if note is not None:
         keys.append(note[0])
     # channels-redis's receivers strip a 12-byte random prefix (it keeps equal messages
     # apart in the channel's sorted set): 8 random bytes here, 4 more per message there
     args = [time.time(), layer.group_expiry, int(layer.expiry), layer.capacity, layer.prefix,
             os.urandom(8), *(note[1:] if note is not None else ("",)), VERSION_TTL, stamp_,
+            reply_to, client_action_id, answer_text_,
             *(part for _group, made in texts for part in made)]  # fmt: skip
     over, expired, wanted = script(keys=keys, args=args)
     if over or expired:
@@ -233,15 +269,19 @@ def _push_script(layer):
         return _clients[key]
 
 
-# KEYS: each group's key, then the version note's key when there is a note.
+# KEYS: each group's key, the answer's channel key when there is an answer, then the
+# version note's key when there is a note.
 # ARGV: now, group expiry, message expiry, capacity, the layer's prefix, 8 random bytes,
-# the note's value ("" for none), its time to live, the position's stamp, then each
-# group's text ("": not made) and cut (where its events begin).
+# the note's value ("" for none), its time to live, the position's stamp, the answer's
+# channel ("" for none), client_action_id and text, then each group's text ("": not
+# made) and cut (where its events begin).
 # For each group, as channels-redis's group_send: drop members past the group expiry, and
 # per receiving process (the channel key: the prefix and the name up to its "!") drop
 # expired messages, then add the message unless the key is at capacity; the message is
 # channels-redis's msgpack of {type, text, cut, stamp, __asgi_channel__: [channels]}
-# behind 12 bytes.
+# behind 12 bytes. The answer, as channels-redis's send to one channel: after the groups'
+# messages (its 4 bytes sort after theirs), {type, client_action_id, text,
+# __asgi_channel__: the channel}.
 _PUSH_LUA = """
 local now = tonumber(ARGV[1])
 local group_expiry = tonumber(ARGV[2])
@@ -250,17 +290,21 @@ local capacity = tonumber(ARGV[4])
 local prefix = ARGV[5]
 local nonce = ARGV[6]
 local stamp = ARGV[9]
+local reply_to = ARGV[10]
 local groups = #KEYS
 if ARGV[7] ~= '' then
     redis.call('SET', KEYS[#KEYS], ARGV[7], 'EX', ARGV[8])
+    groups = groups - 1
+end
+if reply_to ~= '' then
     groups = groups - 1
 end
 local over, expired, wanted = 0, 0, {}
 for g = 1, groups do
     redis.call('ZREMRANGEBYSCORE', KEYS[g], 0, math.floor(now) - group_expiry)
     local members = redis.call('ZRANGE', KEYS[g], 0, -1)
-    local text = ARGV[8 + 2 * g]
-    local cut = tonumber(ARGV[9 + 2 * g])
+    local text = ARGV[11 + 2 * g]
+    local cut = tonumber(ARGV[12 + 2 * g])
     if #members > 0 and text == '' then
         table.insert(wanted, g)
     elseif #members > 0 then
@@ -286,6 +330,18 @@ for g = 1, groups do
                 over = over + 1
             end
         end
+    end
+end
+if reply_to ~= '' then
+    local key = KEYS[groups + 1]
+    expired = expired + redis.call('ZREMRANGEBYSCORE', key, 0, math.floor(now) - expiry)
+    if redis.call('ZCOUNT', key, '-inf', '+inf') < capacity then
+        local body = cmsgpack.pack({type = 'match.answer', client_action_id = ARGV[11],
+                                    text = ARGV[12], __asgi_channel__ = reply_to})
+        redis.call('ZADD', key, now, nonce .. '9999' .. body)
+        redis.call('EXPIRE', key, expiry)
+    else
+        over = over + 1
     end
 end
 return {over, expired, wanted}

@@ -1,6 +1,7 @@
 """Writes of the matches app: creating games, taking actions, the drain that applies them.
 
-The web tier only stores an `ActionRequest` and queues `drain_match` after commit; the
+The web tier only stores an `ActionRequest` and queues `drain_match` after commit (or, for a
+socket's move, queues `drain_move`, which stores it in the drain's first round trip); the
 drain (in a worker) locks the match row, applies every pending request in order through
 the engine and writes the version, events and the next decision in ONE transaction (the
 engine state itself only every few versions: matches/positions.py).
@@ -15,6 +16,7 @@ import secrets
 import threading
 import time
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Case, F, Q, TextField, Value, When
@@ -32,7 +34,7 @@ from engine.serialize import dump
 
 from . import clocks, positions, state_cache
 from .errors import BadRequest, Conflict, Forbidden, MatchError, Unprocessable
-from .fetch import fetch_together
+from .fetch import Raw, fetch_together
 from .models import ActionRequest, Match, MatchEvent, Seat
 from .selectors import viewer_seat
 
@@ -414,6 +416,17 @@ def submit_action(match: Match, user, *, client_action_id, expected_version, act
     return _store_request(match, seat, client_action_id, expected_version, action)
 
 
+class SocketMove(NamedTuple):
+    """A move a socket sent (matches/consumers.py) that its web process did not store: the
+    drain stores it (`drain_move`), and answers the socket's channel `reply_to`."""
+
+    user_id: int
+    client_action_id: str
+    expected_version: int
+    action: str
+    reply_to: str
+
+
 def store_move(match_id: int, user, *, client_action_id, expected_version, action):
     """A player's move stored by ONE statement on PostgreSQL, when `_check_now` would let it
     through: the INSERT reads the match row and the user's seat itself (the same tests as a
@@ -435,8 +448,8 @@ def store_move(match_id: int, user, *, client_action_id, expected_version, actio
     ):
         cursor.execute(
             _store_move_sql(),
-            [client_action_id, expected_version, action, created,  # the row's values
-             user.pk, int(match_id), expected_version, action],  # the seat, the tests
+            _store_move_params(match_id, SocketMove(user.pk, client_action_id, expected_version,
+                                                    action, ""), created),
         )  # fmt: skip
         row = cursor.fetchone()
     if row is None:
@@ -449,6 +462,12 @@ def store_move(match_id: int, user, *, client_action_id, expected_version, actio
     request._state.db = connection.alias
     transaction.on_commit(lambda: _queue("drain_match", request.match_id))
     return request
+
+
+def _store_move_params(match_id, move: SocketMove, created=None) -> list:
+    return [move.client_action_id, move.expected_version, move.action,  # the row's values
+            created or timezone.now(),
+            move.user_id, int(match_id), move.expected_version, move.action]  # the tests  # fmt: skip
 
 
 @functools.cache
@@ -614,7 +633,47 @@ def _finish(match, status, winner_seat, result, reason=""):
 # --- the drain (runs in a worker) ------------------------------------------------------------
 
 
-def drain(match_id: int) -> int:
+def moves_by_worker() -> bool:
+    """Whether a socket's move goes to a worker unstored (`send_move`): with a broker and
+    PostgreSQL (the worker's INSERT rides in its locked read). Otherwise (the embedded
+    default: eager Celery, SQLite) the web stores it (`api.make_move`)."""
+    from .tasks import drain_move
+
+    return connection.vendor == "postgresql" and not drain_move.app.conf.task_always_eager
+
+
+async def send_move(match_id: int, user, move: dict, reply_to: str) -> None:
+    """Queue a socket's move, unstored, for a worker (`drain_move`), from the socket's event
+    loop (`tasks.send_from_loop`). Raises what the broker raises (the caller then stores
+    the move itself)."""
+    from asgiref.sync import sync_to_async
+
+    from . import tasks
+
+    args = (int(match_id), user.pk, move.get("client_action_id"),
+            move.get("expected_version"), move.get("action"), reply_to)  # fmt: skip
+    if not await tasks.send_from_loop(tasks.drain_move, *args):
+        await sync_to_async(tasks.enqueue, thread_sensitive=False)(tasks.drain_move, *args)
+
+
+def drain_move(match_id: int, move: SocketMove) -> int:
+    """A socket's move, stored by the worker in the drain's first round trip, then drained
+    with whatever else is pending. Its socket is answered after the commit, with the push:
+    202 and the request (applied, or rejected by a move that came first). A move that would
+    not be stored (its shape, a stale version, not the player's decision, a client_action_id
+    used before) is answered "not stored": its web process then goes the POST's way
+    (`api.make_move`), which says why, or finds the request stored before."""
+    try:
+        _check_request_shape(move.client_action_id, move.expected_version, move.action)
+    except MatchError:
+        from .push import send_answer
+
+        send_answer(move.reply_to, move.client_action_id, "")
+        return 0
+    return drain(match_id, move)
+
+
+def drain(match_id: int, move: SocketMove | None = None) -> int:
     """Apply every pending request of a match in order; return how many were applied.
 
     Two round trips to PostgreSQL (tests/matches/test_drain_queries.py): the BEGIN, the
@@ -627,22 +686,24 @@ def drain(match_id: int) -> int:
     two statements and are replayed (matches/positions.py).
     """
     with transaction.atomic():
-        seats, requests, log, made_by = _locked_seats_and_pending(
-            match_id, state_cache.peek(match_id)
+        seats, requests, log, made_by, mine = _locked_seats_and_pending(
+            match_id, state_cache.peek(match_id), move
         )
-        if not seats:
+        answer = _Answer(move, mine)
+        if not seats or not requests:  # none, or a duplicate delivery: the work is done
+            answer.after_commit()
             return 0
         match = seats[0].match
-        if not requests:
-            return 0  # a duplicate delivery: the work is already done
         batch = WriteBatch()
         if match.status != Match.ACTIVE:
             for request in requests:
                 _reject(request, "GAME_NOT_ACTIVE", f"the match is {match.status}")
             batch.requests(requests)
             batch.run()
+            answer.after_commit()
             return 0
-        batch.relax_commit()
+        if mine is None:  # a move this drain stored itself is committed durably
+            batch.relax_commit()
         banks = [seat.time_bank for seat in seats]
         held = state_cache.take_entry(match_id)
         if held is not None and held.is_position(match.version, match.updated):
@@ -664,14 +725,42 @@ def drain(match_id: int) -> int:
         batch.run(commit=True)
         if applied:
             last = next((r.pk for r in requests if r.applied_version == match.version), None)
-            _after_commit(
-                match, state, stored, finished=match.is_over, seats=seats, request_id=last
-            )
+            _after_commit(match, state, stored, finished=match.is_over, seats=seats,
+                          request_id=last, answer=answer.made())  # fmt: skip
         else:  # nothing changed: the position (if it came from the cache) is still good
             transaction.on_commit(
                 lambda: state_cache.put(match.pk, match.version, match.updated, state)
             )
+            answer.after_commit()
     return applied
+
+
+class _Answer:
+    """What a drain tells the socket whose move it stored (`SocketMove`), after its commit:
+    202 and the request as the POST gives it, or "" (not stored: go the POST's way)."""
+
+    def __init__(self, move: SocketMove | None, mine: ActionRequest | None):
+        self.move, self.mine = move, mine
+
+    def made(self) -> tuple[str, str, str] | None:
+        """(reply_to, client_action_id, text) for the push (text "": not stored)."""
+        if self.move is None:
+            return None
+        from .push import answer_text
+        from .selectors import request_payload
+
+        move, text = self.move, ""
+        if self.mine is not None:
+            text = answer_text(move.client_action_id, 202, {"request": request_payload(self.mine)})
+        return move.reply_to, move.client_action_id, text
+
+    def after_commit(self) -> None:
+        """Sent alone after the commit (no push goes out: nothing was applied)."""
+        made = self.made()
+        if made is not None:
+            from .push import send_answer
+
+            transaction.on_commit(lambda: send_answer(*made))
 
 
 def _rebuilt(match, log, held: state_cache.Held | None, made_by: dict):
@@ -691,7 +780,9 @@ def _rebuilt(match, log, held: state_cache.Held | None, made_by: dict):
     return positions.from_snapshot(match.snapshot, match.snapshot_version, log, match.version)
 
 
-def _locked_seats_and_pending(match_id: int, cached) -> tuple[list[Seat], list, list, dict]:
+def _locked_seats_and_pending(
+    match_id: int, cached, move: SocketMove | None = None
+) -> tuple[list[Seat], list, list, dict, ActionRequest | None]:
     """The match's seats (with their users) and the match row itself, locked FOR UPDATE,
     then its pending requests, in ONE round trip on PostgreSQL; every seat shares one
     `Match` object (seats[0].match). Third, the log: (applied_version, seat, action) of
@@ -704,7 +795,12 @@ def _locked_seats_and_pending(match_id: int, cached) -> tuple[list[Seat], list, 
     of the state this process holds, leaves the snapshot and the log out when the row
     still is that position, and the snapshot alone when the row is a later position of
     the same snapshot (the held one and the log since rebuild it); the snapshot is read on
-    the first seat's row only either way."""
+    the first seat's row only either way.
+
+    A socket's `move` is stored between the lock and the requests' read (`store_move`'s
+    INSERT, the same tests: after the lock, so they see the row as it is), in the same
+    text; fifth, the request it stored, or None (nothing stored, or not on PostgreSQL)."""
+    stored = []
     if connection.vendor != "postgresql":
         seats = list(_seats_query(match_id, cached))
         requests = list(_pending_query(match_id, cached))
@@ -714,12 +810,15 @@ def _locked_seats_and_pending(match_id: int, cached) -> tuple[list[Seat], list, 
             values.update({_STAND_IN_VERSION: cached[0], _STAND_IN_UPDATED: cached[1]})
         stand_in = None if cached is None else (_STAND_IN_VERSION, _STAND_IN_UPDATED)
         shape = "uncached" if cached is None else "cached"
-        seats, requests = fetch_together(
-            _TEMPLATES.get(f"seats:{shape}", _seats_query, _STAND_IN_MATCH, stand_in).bind(values),
-            _TEMPLATES.get(f"pending:{shape}", _pending_query, _STAND_IN_MATCH, stand_in).bind(
-                values
-            ),
-        )
+        lock = _TEMPLATES.get(f"seats:{shape}", _seats_query, _STAND_IN_MATCH, stand_in)
+        pending = _TEMPLATES.get(f"pending:{shape}", _pending_query, _STAND_IN_MATCH, stand_in)
+        if move is None:
+            seats, requests = fetch_together(lock.bind(values), pending.bind(values))
+        else:
+            seats, stored, requests = fetch_together(
+                lock.bind(values), Raw(_store_move_sql(), _store_move_params(match_id, move)),
+                pending.bind(values),
+            )  # fmt: skip
     if seats:
         seats[0].match.snapshot = seats[0].snapshot_text
     for seat in seats[1:]:
@@ -727,7 +826,11 @@ def _locked_seats_and_pending(match_id: int, cached) -> tuple[list[Seat], list, 
     done = [r for r in requests if r.status != r.PENDING]
     log = [(r.applied_version, r.seat, r.action) for r in done]
     made_by = {r.applied_version: r.pk for r in done}
-    return seats, [r for r in requests if r.status == r.PENDING], log, made_by
+    pending = [r for r in requests if r.status == r.PENDING]
+    mine = next((r for r in pending if stored and r.pk == stored[0][0]), None)
+    if mine is not None:  # left out of the read (`_pending_query`); its answer says it
+        mine.client_action_id = move.client_action_id
+    return seats, pending, log, made_by, mine
 
 
 def _seats_query(match_id, cached):
@@ -1210,12 +1313,13 @@ def _queue(task_name: str, *args) -> None:
 
 
 def _after_commit(
-    match, state, events, finished=False, seats=None, bots=True, request_id=None
+    match, state, events, finished=False, seats=None, bots=True, request_id=None, answer=None
 ) -> None:
     """After the commit: each viewer's own projection, the next bot move, match_finished.
 
     `match`, `seats` and `state` are the committed objects (not changed after the commit),
-    so the push needs no query of its own.
+    so the push needs no query of its own. `answer`: a socket's move's answer, sent with
+    the push (`_Answer.made`).
     """
     raw = [(row.seq, Event.from_dict(row.data)) for row in events]
     if seats is None:
@@ -1225,7 +1329,7 @@ def _after_commit(
         from .push import push_update
 
         try:
-            push_update(match, state, raw, seats)  # encodes every message before it returns
+            push_update(match, state, raw, seats, answer)  # encodes every message first
         except Exception:  # push is at-most-once; clients resync by seq (docs)
             log.exception("push of match %s failed", match.pk)
         if state is not None:  # the committed position, for this process's next drain

@@ -562,6 +562,8 @@
     const body = answer.body;
     if (answer.status === 202) {
       if (!socketOpen) setTimeout(resync, 150); // no socket: fetch the result ourselves
+      // a worker's answer comes after its commit: the request may be settled already
+      if (body.request && settled(body.request, state.version)) return;
       if (body.request) watchRequest(body.request.id, state.version, 2500);
       return;
     }
@@ -579,15 +581,25 @@
       let body = null;
       try { body = await getJSON(`${url("actionsUrl")}${id}/`); } catch (e) { /* retry below */ }
       const r = body && body.request;
-      if (r && r.status === "rejected") {
-        busy = false;
-        showError(r.code === "STALE_VERSION" ? S.ui.stale : (S.errors[r.code] || r.message || r.code));
-        resync();
-        return;
-      }
-      if (r && r.status === "applied") { resync(); return; }
+      if (r && settled(r, sentAt)) return;
       watchRequest(id, sentAt, Math.min(delay * 2, 10000));
     }, delay);
+  }
+
+  // What became of a request: rejected (say why, show the position now), applied (the
+  // position comes by the socket; fetched here when it has not come yet), or still pending.
+  function settled(r, sentAt) {
+    if (r.status === "rejected") {
+      busy = false;
+      showError(r.code === "STALE_VERSION" ? S.ui.stale : (S.errors[r.code] || r.message || r.code));
+      resync();
+      return true;
+    }
+    if (r.status === "applied") { // its push is on the way: fetched only if it does not come
+      setTimeout(() => { if (state.version <= sentAt) resync(); }, 500);
+      return true;
+    }
+    return false;
   }
 
   function firstOf(kinds) {

@@ -9,6 +9,7 @@ server from libpq's own trace of the protocol, psycopg's own BEGIN or COMMIT inc
 (without a round trip while its socket is quiet: cardgame/pgpool).
 """
 
+import json
 import re
 import tempfile
 from datetime import timedelta
@@ -278,3 +279,98 @@ def test_an_older_position_not_made_by_the_logged_request_is_not_used(pg, player
 
     assert applied == 1 and forwarded.call_count == 0
     assert_consistent(Match.objects.get(pk=match.pk))
+
+
+def _socket_move(match, players, prefix="s", offset=0):
+    """A legal move of the deciding player as a socket sends it to a worker, unstored
+    (services.SocketMove), and the answers the drain sends its channel."""
+    match.refresh_from_db()
+    state = load(match.state) if match.state else None
+    seat = match.deciding_seat
+    action = match.legal_ids[0] if state is None else legal_actions(state)[0].id
+    return services.SocketMove(
+        players[seat].pk, f"{prefix}{match.version}", match.version + offset, action, "reply!1"
+    )
+
+
+def test_a_sockets_move_is_stored_in_the_drains_first_round_trip(pg, players, decks):
+    """Issue 16: a move sent over the socket costs no INSERT of the web's own: the drain
+    stores it between the lock and the pending read, in the same query text, and the whole
+    stored-and-applied move is still two round trips, committed durably (the web stored
+    nothing, so no relaxed commit). Its socket gets 202 and the applied request after."""
+    colonies = [services.deck_colony(d, "original") for d in decks]
+    match = services.create_match(players=players, colonies=colonies, seed=12)
+    move = _socket_move(match, players)
+    before = Match.objects.get(pk=match.pk)
+
+    with mock.patch("matches.push.push_update") as pushed:
+        with mock.patch("matches.push.send_answer") as alone:
+            applied, sent = _on_the_wire(services.drain_move, match.pk, move)
+
+    assert applied == 1
+    assert [kind for kind, _text in sent] == ["Query", "Query"], sent
+    reads, writes = (text for _kind, text in sent)
+    assert reads.startswith("BEGIN;") and "FOR UPDATE" in reads and "INSERT INTO" in reads
+    assert reads.index("FOR UPDATE") < reads.index("INSERT INTO")  # checked under the lock
+    assert "synchronous_commit" not in writes and writes.rstrip(";").endswith("COMMIT")
+    stored = ActionRequest.objects.get(match=match, client_action_id=move.client_action_id)
+    assert (stored.status, stored.applied_version) == ("applied", before.version + 1)
+    assert Match.objects.get(pk=match.pk).version == before.version + 1
+    assert alone.call_count == 0
+    reply_to, client_action_id, text = pushed.call_args.args[4]
+    assert (reply_to, client_action_id) == ("reply!1", move.client_action_id)
+    answer = json.loads(text)
+    assert answer["status"] == 202 and answer["client_action_id"] == move.client_action_id
+    assert answer["body"]["request"]["id"] == stored.pk
+    assert answer["body"]["request"]["status"] == "applied"
+    assert_consistent(Match.objects.get(pk=match.pk))
+
+
+def test_a_sockets_move_delivered_twice_is_stored_and_made_once(pg, players, decks):
+    colonies = [services.deck_colony(d, "original") for d in decks]
+    match = services.create_match(players=players, colonies=colonies, seed=13)
+    move = _socket_move(match, players)
+    before = Match.objects.get(pk=match.pk)
+
+    with mock.patch("matches.push.send_answer") as alone:
+        assert services.drain_move(match.pk, move) == 1
+        assert services.drain_move(match.pk, move) == 0  # the same task delivered again
+
+    rows = ActionRequest.objects.filter(match=match, client_action_id=move.client_action_id)
+    assert rows.count() == 1 and rows.get().status == "applied"
+    assert Match.objects.get(pk=match.pk).version == before.version + 1
+    # the second delivery stored nothing: its web process is told to go the POST's way
+    # (which finds the stored request and answers 202 with it)
+    alone.assert_called_once_with("reply!1", move.client_action_id, "")
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        {"expected_version": -1},  # its shape: not even sent to the database
+        {"expected_version": "x"},
+        {"client_action_id": "a:b"},
+        {"offset": 1},  # a version not reached yet
+        {"offset": -1},  # stale
+        {"seat": "other"},  # not the player's decision
+        {"action": "not-legal"},
+    ],
+)
+def test_a_sockets_move_that_would_not_be_stored_is_answered_not_stored(pg, players, decks, spoil):
+    """What `store_move` would not store, the drain does not either; the web then goes the
+    POST's way, which says why (tests/matches/test_socket_moves.py)."""
+    colonies = [services.deck_colony(d, "original") for d in decks]
+    match = services.create_match(players=players, colonies=colonies, seed=14)
+    move = _socket_move(match, players, offset=spoil.get("offset", 0))
+    if spoil.get("seat") == "other":
+        move = move._replace(user_id=players[1 - match.deciding_seat].pk)
+    fields = {k: v for k, v in spoil.items() if k in services.SocketMove._fields}
+    move = move._replace(**fields)
+    before = Match.objects.get(pk=match.pk)
+
+    with mock.patch("matches.push.send_answer") as alone:
+        assert services.drain_move(match.pk, move) == 0
+
+    alone.assert_called_once_with("reply!1", move.client_action_id, "")
+    assert not ActionRequest.objects.filter(match=match).exists()
+    assert Match.objects.get(pk=match.pk).version == before.version
