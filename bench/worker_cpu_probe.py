@@ -119,7 +119,8 @@ def report() -> str:
         for label, (calls, seconds) in data["parts"].items():
             parts[label][0] += calls
             parts[label][1] += seconds
-    drains = parts.get("task drain_match", [0, 0.0])[0]
+    # a drain comes from drain_match (a stored request) or drain_move (a socket's move)
+    drains = sum(parts.get(f"task {name}", [0, 0.0])[0] for name in ("drain_match", "drain_move"))
     if not drains:
         return "probe: no drain recorded"
     lines = [
