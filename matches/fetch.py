@@ -4,6 +4,9 @@ Django's compiler: it relies on `get_related_populators` and the compiler's
 `select`/`klass_info` (Django 5.2), pinned by tests/matches/test_drain_queries.py and
 test_worker_cost.py."""
 
+import functools
+import hashlib
+import re
 import weakref
 
 from django.db import connection
@@ -13,10 +16,72 @@ from psycopg import pq
 
 class Raw:
     """A statement of fetch_together's text that is not a queryset (an INSERT ... RETURNING,
-    say): its rows as the cursor gives them."""
+    say): its rows as the cursor gives them. `types`: its parameters' SQL types, for those
+    PostgreSQL cannot infer (a SELECT list's)."""
 
-    def __init__(self, sql: str, params: list):
-        self.sql, self.params = sql, params
+    def __init__(self, sql: str, params: list, types: tuple = ()):
+        self.sql, self.params, self.types = sql, params, types
+
+
+# Each statement of fetch_together is prepared once per connection (PREPARE, then EXECUTE
+# with its values): planning the drain's three statements took PostgreSQL ~0.9 ms of CPU
+# on every drain, more than running them (bench/RESULTS.md, issue 16). A PREPARE lasts as
+# long as its session, whatever becomes of the transaction it came in; the pool lends the
+# same connections again and never DISCARDs them.
+_PREPARED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # connection -> names
+_PLACEHOLDER = re.compile(r"%(%|s)")
+
+
+@functools.cache
+def _name(sql: str) -> str:
+    return "kgk_" + hashlib.blake2b(sql.encode(), digest_size=10).hexdigest()
+
+
+def _prepare(sql: str, types) -> str:
+    """PREPARE of `sql`, its %s placeholders numbered ($1, $2, ...); a literal %% stays
+    as it is (the client-side binding of the whole text turns it into %)."""
+    numbers = iter(range(1, sql.count("%s") + 1))
+    numbered = _PLACEHOLDER.sub(lambda m: "%%" if m[1] == "%" else f"${next(numbers)}", sql)
+    declared = f"({', '.join(types)})" if types else ""
+    return f"PREPARE {_name(sql)}{declared} AS {numbered}"
+
+
+def execute_prepared(cursor, parts, begin=False) -> int:
+    """Run `parts` ((sql, params, parameter types)) as ONE query text, each statement that can
+    be prepared (a SELECT, INSERT, UPDATE or DELETE) prepared once per connection and run
+    by EXECUTE; `begin`: a BEGIN before the statements. Returns how many empty results
+    (the PREPAREs', the BEGIN's) come before the statements' own."""
+    raw = cursor.cursor.connection
+    known = _PREPARED.get(raw)
+    if known is None:  # a new connection, or one whose last text failed: ask it
+        cursor.execute("SELECT name FROM pg_prepared_statements WHERE name LIKE 'kgk\\_%%'")
+        known = _PREPARED[raw] = {name for (name,) in cursor.fetchall()}
+    if not parts:
+        return 0
+    heads, texts, params, names = [], [], [], set()
+    for sql, some, types in parts:
+        params += some
+        if not _PREPARABLE.match(sql):
+            texts.append(sql)
+            continue
+        name = _name(sql)
+        if name not in known and name not in names:
+            heads.append(_prepare(sql, types))
+        names.add(name)
+        texts.append(_execute(sql, len(some)))
+    _PREPARED.pop(raw)  # until the text is through: which PREPAREs ran is unknown if it fails
+    cursor.execute(";\n".join([*heads, *(["BEGIN"] if begin else []), *texts]), params)
+    _PREPARED[raw] = known | names
+    return len(heads) + begin
+
+
+_PREPARABLE = re.compile(r"\s*(SELECT|INSERT|UPDATE|DELETE)\b", re.IGNORECASE)
+
+
+def _execute(sql: str, count: int) -> str:
+    return (
+        f"EXECUTE {_name(sql)}({', '.join(['%s'] * count)})" if count else f"EXECUTE {_name(sql)}"
+    )
 
 
 def fetch_together(*compiled) -> list[list]:
@@ -30,15 +95,14 @@ def fetch_together(*compiled) -> list[list]:
     alone first, a round trip of its own. `compiled`: (queryset, compiler, sql, params) of
     querysets of model objects (no values(), no prefetch_related), or a `Raw` statement
     (its rows as tuples)."""
-    parts = [(c.sql, c.params) if isinstance(c, Raw) else (c[2], c[3]) for c in compiled]
-    texts = [sql_text for sql_text, _params in parts]
-    params = [p for _sql, some in parts for p in some]
+    parts = [(c.sql, c.params, c.types) if isinstance(c, Raw) else (c[2], c[3], ())
+             for c in compiled]  # fmt: skip
     begin = _begins_here()
     results = []
     with connection.cursor() as cursor:
-        cursor.execute(";\n".join(["BEGIN", *texts] if begin else texts), params)
-        if begin:
-            cursor.nextset()  # past the BEGIN's empty result
+        skipped = execute_prepared(cursor, parts, begin=begin)
+        for _skipped in range(skipped):
+            cursor.nextset()  # past the PREPAREs' and the BEGIN's empty results
         for n, item in enumerate(compiled):
             if n and not cursor.nextset():
                 raise RuntimeError("a statement of fetch_together returned no result")

@@ -34,7 +34,7 @@ from engine.serialize import dump
 
 from . import clocks, positions, state_cache
 from .errors import BadRequest, Conflict, Forbidden, MatchError, Unprocessable
-from .fetch import Raw, fetch_together
+from .fetch import Raw, execute_prepared, fetch_together
 from .models import ActionRequest, Match, MatchEvent, Seat
 from .selectors import viewer_seat
 
@@ -470,6 +470,12 @@ def _store_move_params(match_id, move: SocketMove, created=None) -> list:
             move.user_id, int(match_id), move.expected_version, move.action]  # the tests  # fmt: skip
 
 
+# `_store_move_sql`'s parameters' types, for its PREPARE (matches/fetch.py): those of its
+# SELECT list are not inferred from the columns they go to
+_STORE_MOVE_TYPES = ("text", "integer", "text", "timestamptz", "integer", "integer", "integer",
+                     "text")  # fmt: skip
+
+
 @functools.cache
 def _store_move_sql() -> str:
     """`store_move`'s statement. Its WHERE clause is `_check_now` (a test holds the two to the
@@ -816,7 +822,7 @@ def _locked_seats_and_pending(
             seats, requests = fetch_together(lock.bind(values), pending.bind(values))
         else:
             seats, stored, requests = fetch_together(
-                lock.bind(values), Raw(_store_move_sql(), _store_move_params(match_id, move)),
+                lock.bind(values), Raw(_store_move_sql(), _store_move_params(match_id, move), _STORE_MOVE_TYPES),
                 pending.bind(values),
             )  # fmt: skip
     if seats:
@@ -973,9 +979,8 @@ class WriteBatch:
         if commit and connection.vendor == "postgresql" and len(connection.atomic_blocks) == 1:
             self.statements.append(("COMMIT", ()))
         with connection.cursor() as cursor:
-            if connection.vendor == "postgresql":
-                text = ";\n".join(statement for statement, _params in self.statements)
-                cursor.execute(text, [p for _statement, params in self.statements for p in params])
+            if connection.vendor == "postgresql":  # prepared once per connection, as the reads
+                execute_prepared(cursor, [(sql, params, ()) for sql, params in self.statements])
             else:
                 for statement, params in self.statements:
                     cursor.execute(statement, params)

@@ -21,7 +21,7 @@ from psycopg import pq
 
 from engine.game import apply, legal_actions, pending
 from engine.serialize import load
-from matches import services
+from matches import fetch, services
 from matches.models import ActionRequest, Match, MatchEvent
 
 from .kit import assert_consistent
@@ -31,10 +31,18 @@ pytestmark = pytest.mark.postgres
 
 @pytest.fixture
 def pg(transactional_db):
+    """PostgreSQL, its connection holding none of the drain's prepared statements yet (so
+    each test's first drain prepares them in its own texts) and knowing that it holds none
+    (a connection new to this process asks once: not counted here)."""
     if connection.vendor != "postgresql":
         from service_kit import service_missing
 
         service_missing("needs PostgreSQL: run with DATABASE_URL=postgres://...")
+    connection.ensure_connection()
+    with connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")
+        fetch._PREPARED.pop(connection.connection, None)
+        fetch.execute_prepared(cursor, [])
 
 
 def _pending(match, count, prefix="q"):
@@ -56,6 +64,14 @@ def _pending(match, count, prefix="q"):
         )
         apply(state, action, player=seat)
     return rows
+
+
+def _opens_with_begin(text) -> bool:
+    """The text opens the transaction: its BEGIN comes before any statement of the drain's,
+    after the PREPAREs a connection's first drain sends (matches/fetch.py)."""
+    statements = [part.strip() for part in text.split(";\n")]
+    heads = [i for i, part in enumerate(statements) if part.startswith("PREPARE ")]
+    return statements[len(heads)] == "BEGIN" and heads == list(range(len(heads)))
 
 
 def _counted(fn, *args):
@@ -118,7 +134,7 @@ def test_a_drained_action_sends_the_server_two_query_texts(pg, players, decks, c
     assert applied == count
     assert [kind for kind, _text in sent] == ["Query", "Query"], sent
     reads, writes = (text for _kind, text in sent)
-    assert reads.startswith("BEGIN;") and "FOR UPDATE" in reads
+    assert _opens_with_begin(reads) and "FOR UPDATE" in reads
     assert writes.rstrip(";").endswith("COMMIT")
     assert connection.connection.pgconn.transaction_status == pq.TransactionStatus.IDLE
     # after the block, Django and psycopg agree again (autocommit, as outside any block)
@@ -143,7 +159,7 @@ def test_a_drain_that_fails_after_its_begin_rolls_back(pg, players, decks):
     _result, sent = _on_the_wire(failing_drain)
 
     assert [text for _kind, text in sent][1:] == ["ROLLBACK"], sent
-    assert sent[0][1].startswith("BEGIN;")
+    assert _opens_with_begin(sent[0][1])
     assert Match.objects.get(pk=match.pk).version == before.version
     assert ActionRequest.objects.get(pk=request.pk).status == ActionRequest.PENDING
     assert services.drain(match.pk) == 1
@@ -310,7 +326,7 @@ def test_a_sockets_move_is_stored_in_the_drains_first_round_trip(pg, players, de
     assert applied == 1
     assert [kind for kind, _text in sent] == ["Query", "Query"], sent
     reads, writes = (text for _kind, text in sent)
-    assert reads.startswith("BEGIN;") and "FOR UPDATE" in reads and "INSERT INTO" in reads
+    assert _opens_with_begin(reads) and "FOR UPDATE" in reads and "INSERT INTO" in reads
     assert reads.index("FOR UPDATE") < reads.index("INSERT INTO")  # checked under the lock
     assert "synchronous_commit" not in writes and writes.rstrip(";").endswith("COMMIT")
     stored = ActionRequest.objects.get(match=match, client_action_id=move.client_action_id)
@@ -374,3 +390,49 @@ def test_a_sockets_move_that_would_not_be_stored_is_answered_not_stored(pg, play
     alone.assert_called_once_with("reply!1", move.client_action_id, "")
     assert not ActionRequest.objects.filter(match=match).exists()
     assert Match.objects.get(pk=match.pk).version == before.version
+
+
+def test_a_connections_later_drains_run_its_prepared_statements(pg, players, decks):
+    """The drain's statements are planned once per connection (PREPARE in the first drain's
+    own texts, no round trip of their own); a later drain sends EXECUTEs only, still two
+    query texts, and applies its action as the first did."""
+    colonies = [services.deck_colony(d, "original") for d in decks]
+    match = services.create_match(players=players, colonies=colonies, seed=15)
+    _pending(match, 1, prefix="x")
+    _first, first = _on_the_wire(services.drain, match.pk)
+    _pending(match, 1, prefix="y")
+
+    applied, sent = _on_the_wire(services.drain, match.pk)
+
+    assert applied == 1
+    assert [kind for kind, _text in sent] == ["Query", "Query"], sent
+    assert all("PREPARE" in text for _kind, text in first)
+    reads, writes = (text for _kind, text in sent)
+    # (the writes may prepare an INSERT of another number of events than the first's)
+    assert "PREPARE" not in reads and "SELECT" not in reads
+    assert reads.startswith("BEGIN;\nEXECUTE kgk_") and writes.rstrip(";").endswith("COMMIT")
+    run = [part for part in writes.split(";\n") if not part.startswith("PREPARE ")]
+    assert not any(part.startswith(("UPDATE", "INSERT", "SELECT")) for part in run), run
+    assert_consistent(Match.objects.get(pk=match.pk))
+
+
+def test_a_connection_whose_text_failed_asks_which_statements_it_holds(pg):
+    """Which PREPAREs of a failed text ran is unknown: the next text on that connection asks
+    the server (one query) instead of preparing again (which would fail: "already exists")
+    or trusting statements that are not there."""
+    statement = ("SELECT 1 / %s", ("integer",))
+    with connection.cursor() as cursor:  # a text that fails after its PREPARE ran
+        with pytest.raises(Exception, match="division by zero"):
+            fetch.execute_prepared(cursor, [(statement[0], [0], statement[1])])
+    assert connection.connection not in fetch._PREPARED
+
+    def again():
+        with connection.cursor() as cursor:
+            fetch.execute_prepared(cursor, [(statement[0], [4], statement[1])])
+            return cursor.fetchall()
+
+    rows, sent = _on_the_wire(again)
+
+    assert rows == [(0,)]
+    assert sent[0][1].startswith("SELECT name FROM pg_prepared_statements")
+    assert sent[1][1].startswith("EXECUTE kgk_") and len(sent) == 2  # not prepared again
