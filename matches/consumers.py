@@ -6,9 +6,10 @@ client may send
   body as the POST to .../actions/, answered by {"type": "answer", client_action_id,
   status, body}: the POST's status and body. With a broker and PostgreSQL a worker stores
   and answers it (`MatchConsumer._answer`); otherwise, or when the worker would not store
-  it, the POST's own function (`api.make_move`). A move over the open socket costs no HTTP request and no session or user read (the
-  socket read them when it connected; it reads the session again every SESSION_RECHECK s,
-  so a logout or a password change elsewhere stops its moves). The page falls back to the
+  it, the POST's own function (`api.make_move`). A move over the open socket costs no
+  HTTP request and no session or user read (the socket read them when it connected; it
+  reads the session again every SESSION_RECHECK s, so a logout or a password change
+  elsewhere stops its moves). The page falls back to the
   POST when the socket is closed or does not answer; the same client_action_id is stored
   once, so a move sent both ways is made once.
 

@@ -159,6 +159,6 @@ def _loop_client(url: str):
 
     loop = asyncio.get_running_loop()
     clients = _loop_clients.setdefault(loop, {})
-    if url not in clients:
-        clients[url] = redis.asyncio.Redis.from_url(url)
+    if url not in clients:  # a Redis that hangs fails the send: the caller stores the move
+        clients[url] = redis.asyncio.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
     return clients[url]

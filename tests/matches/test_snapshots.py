@@ -19,7 +19,7 @@ from django.db import connection
 from django.utils import timezone
 
 from engine.serialize import load, state_hash
-from matches import positions, services, state_cache
+from matches import fetch, positions, services, state_cache
 from matches.models import ActionRequest, Match
 
 from .kit import assert_consistent
@@ -244,7 +244,14 @@ def test_a_match_read_before_a_newer_snapshot_still_gives_its_own_version(record
 
 
 def _match_updates(fn, *args):
-    """The UPDATE statements of the match row that `fn` sends (SQLite runs each alone)."""
+    """The UPDATE statements of the match row that `fn` sends (SQLite runs each alone). On
+    PostgreSQL the drain runs statements it prepared earlier on the connection by name
+    (matches/fetch.py): they are forgotten first, so that its texts carry them whole."""
+    if connection.vendor == "postgresql":
+        connection.ensure_connection()
+        with connection.cursor() as cursor:
+            cursor.execute("DEALLOCATE ALL")
+        fetch._PREPARED.pop(connection.connection, None)
     sent = []
 
     def keep(execute, sql, params, many, context):
