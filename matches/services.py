@@ -448,8 +448,8 @@ def store_move(match_id: int, user, *, client_action_id, expected_version, actio
     ):
         cursor.execute(
             _store_move_sql(),
-            _store_move_params(match_id, SocketMove(user.pk, client_action_id, expected_version,
-                                                    action, ""), created),
+            _store_move_params(match_id, user.pk, client_action_id, expected_version, action,
+                               created),
         )  # fmt: skip
         row = cursor.fetchone()
     if row is None:
@@ -464,10 +464,11 @@ def store_move(match_id: int, user, *, client_action_id, expected_version, actio
     return request
 
 
-def _store_move_params(match_id, move: SocketMove, created=None) -> list:
-    return [move.client_action_id, move.expected_version, move.action,  # the row's values
-            created or timezone.now(),
-            move.user_id, int(match_id), move.expected_version, move.action]  # the tests  # fmt: skip
+def _store_move_params(
+    match_id, user_id, client_action_id, expected_version, action, created=None
+) -> list:
+    return [client_action_id, expected_version, action, created or timezone.now(),  # the row
+            user_id, int(match_id), expected_version, action]  # the seat, the tests  # fmt: skip
 
 
 # `_store_move_sql`'s parameters' types, for its PREPARE (matches/fetch.py): those of its
@@ -822,7 +823,7 @@ def _locked_seats_and_pending(
             seats, requests = fetch_together(lock.bind(values), pending.bind(values))
         else:
             seats, stored, requests = fetch_together(
-                lock.bind(values), Raw(_store_move_sql(), _store_move_params(match_id, move), _STORE_MOVE_TYPES),
+                lock.bind(values), Raw(_store_move_sql(), _store_move_params(match_id, *move[:4]), _STORE_MOVE_TYPES),
                 pending.bind(values),
             )  # fmt: skip
     if seats:

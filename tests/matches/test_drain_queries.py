@@ -301,12 +301,10 @@ def _socket_move(match, players, prefix="s", offset=0):
     """A legal move of the deciding player as a socket sends it to a worker, unstored
     (services.SocketMove), and the answers the drain sends its channel."""
     match.refresh_from_db()
-    state = load(match.state) if match.state else None
-    seat = match.deciding_seat
-    action = match.legal_ids[0] if state is None else legal_actions(state)[0].id
     return services.SocketMove(
-        players[seat].pk, f"{prefix}{match.version}", match.version + offset, action, "reply!1"
-    )
+        players[match.deciding_seat].pk, f"{prefix}{match.version}", match.version + offset,
+        match.legal_ids[0], "reply!1",
+    )  # fmt: skip
 
 
 def test_a_sockets_move_is_stored_in_the_drains_first_round_trip(pg, players, decks):
