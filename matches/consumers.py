@@ -37,7 +37,7 @@ from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
-from channels.exceptions import StopConsumer
+from channels.exceptions import ChannelFull, StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.contrib import auth
@@ -263,8 +263,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if not isinstance(content, dict):
             return
         if content.get("type") == "ping":
-            version, seq = await _off_loop(_newest)(self.match_id)
-            await self.send_json({"type": "pong", "version": version, "seq": seq})
+            await self.pong()
         elif content.get("type") == "act":
             # a script flooding us: no database work
             if len(self.moves) >= MAX_QUEUED_MOVES or not self.budget.take():
@@ -338,6 +337,22 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         answered = self.awaiting.get(event["client_action_id"])
         if answered is not None and not answered.done():
             answered.set_result(event["text"])
+
+    async def pong(self):
+        """The newest (version, seq), sent behind this socket's pushes already on their way.
+        A worker notes the version and queues its push in one Redis call, so a note read
+        here has its push queued ahead of our own message: sent directly, the pong could
+        overtake it, and the page would resync for a push that was only a moment away
+        (CI's daphne test saw that resync)."""
+        version, seq = await _off_loop(_newest)(self.match_id)
+        pong = {"type": "match.pong", "version": version, "seq": seq}
+        try:
+            await self.channel_layer.send(self.channel_name, pong)
+        except ChannelFull:  # a full queue: the pong goes now (a resync at worst)
+            await self.match_pong(pong)
+
+    async def match_pong(self, event):
+        await self.send_json({"type": "pong", "version": event["version"], "seq": event["seq"]})
 
     async def match_update(self, event):
         # The worker encoded each viewer's message once; the server only forwards the text.

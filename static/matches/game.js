@@ -400,7 +400,8 @@
     return next;
   }
 
-  async function resync() {
+  async function resync(why) {
+    note(sockets, `resync: ${why}`); // the trail says why the page asked (browser tests)
     try {
       const [next, events] = await Promise.all([getJSON(url("stateUrl")), getJSON(`${url("eventsUrl")}?after=${lastSeq}`)]);
       appendLog(events.events || []);
@@ -427,7 +428,7 @@
 
   function onPong(msg) {
     pingedAt = null;
-    if (msg.version > state.version || msg.seq > lastSeq) resync();
+    if (msg.version > state.version || msg.seq > lastSeq) resync("pong ahead");
   }
 
   function onMessage(msg) {
@@ -436,8 +437,8 @@
     if (msg.type === "answer") { onAnswer(msg); return; }
     if (msg.type !== "update") return;
     const events = msg.events || [];
-    if (events.length && events[0].seq !== lastSeq + 1 && events[0].seq > lastSeq) { resync(); return; }
-    if (!events.length && msg.seq > lastSeq) { resync(); return; } // (re)connect: catch the log up
+    if (events.length && events[0].seq !== lastSeq + 1 && events[0].seq > lastSeq) { resync("gap"); return; }
+    if (!events.length && msg.seq > lastSeq) { resync("hello"); return; } // (re)connect: catch the log up
     appendLog(events);
     if (msg.state) adopt(msg.state);
   }
@@ -455,7 +456,7 @@
     note(n, "connect");
     try { socket = new WebSocket(`${proto}://${location.host}${url("wsUrl")}`); } catch (e) { note(n, "failed"); startPolling(); return; }
     socket.onopen = () => { note(n, "open"); socketOpen = true; heardAt = Date.now(); pingedAt = null; reconnectDelay = 1000; stopPolling(); setConn(S.ui.live, "live"); };
-    socket.onmessage = (m) => { try { onMessage(JSON.parse(m.data)); } catch (e) { resync(); } };
+    socket.onmessage = (m) => { try { onMessage(JSON.parse(m.data)); } catch (e) { resync("bad message"); } };
     socket.onerror = () => note(n, "error");
     socket.onclose = (e) => {
       note(n, `close ${e.code}`);
@@ -561,14 +562,14 @@
     } catch (e) { busy = false; render(); showError(String(e)); return; }
     const body = answer.body;
     if (answer.status === 202) {
-      if (!socketOpen) setTimeout(resync, 150); // no socket: fetch the result ourselves
+      if (!socketOpen) setTimeout(() => resync("no socket"), 150); // no socket: fetch the result ourselves
       // a worker's answer comes after its commit: the request may be settled already
       if (body.request && settled(body.request, state.version)) return;
       if (body.request) watchRequest(body.request.id, state.version, 2500);
       return;
     }
     busy = false;
-    if (answer.status === 409) { showError(S.ui.stale); resync(); return; }
+    if (answer.status === 409) { showError(S.ui.stale); resync("409"); return; }
     showError((S.errors && S.errors[body.code]) || body.detail || `${answer.status}`);
     render();
   }
@@ -592,11 +593,11 @@
     if (r.status === "rejected") {
       busy = false;
       showError(r.code === "STALE_VERSION" ? S.ui.stale : (S.errors[r.code] || r.message || r.code));
-      resync();
+      resync("rejected");
       return true;
     }
     if (r.status === "applied") { // its push is on the way: fetched only if it does not come
-      setTimeout(() => { if (state.version <= sentAt) resync(); }, 500);
+      setTimeout(() => { if (state.version <= sentAt) resync("applied, no push"); }, 500);
       return true;
     }
     return false;
@@ -621,7 +622,7 @@
     const r = await post(url("concedeUrl"));
     const body = await r.json().catch(() => ({}));
     if (r.ok) adopt(body); else showError(S.errors[body.code] || body.detail);
-    resync();
+    resync("conceded");
   });
 
   // On a phone the decision panel is a fixed strip: the page reserves its height below the

@@ -227,6 +227,52 @@ def test_a_ping_is_answered_with_the_newest_commit_even_when_no_push_came(human_
     assert from_db == pong
 
 
+def test_a_pong_comes_behind_the_push_its_version_was_noted_with(
+    human_match, clients, redis_url, settings
+):
+    """Issue 16: the worker notes a version and queues its push in one Redis call. A ping
+    the socket reads that note for is answered behind the pushes already queued, so the
+    page never hears of a version before its push and resyncs for nothing (CI's daphne
+    test saw that resync). The push and the ping here reach the web process together: the
+    push goes to Redis while its event loop is held, then the ping arrives."""
+    from channels.layers import get_channel_layer
+
+    from matches import push
+    from matches.positions import current_state
+
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "cardgame.channel_layer.RedisChannelLayer",
+            "CONFIG": {"hosts": [redis_url]},
+        }
+    }
+    human_match.refresh_from_db()
+    group = push.group_name(human_match.pk, 0)
+
+    def made():
+        match = Match.objects.get(pk=human_match.pk)
+        return match, push.update_text(match, 0, current_state(match), []), push.stamp(match)
+
+    async def scenario():
+        socket, connected, _code = await open_socket(human_match.pk, clients[0])
+        await socket.receive_json_from(timeout=5)  # the hello
+        match, text, stamp_ = await sync_to_async(made)()
+        orders = []
+        for _ in range(5):
+            push.note_version(match)  # in the loop's thread: nothing else runs meanwhile
+            push._send_all(get_channel_layer(), [(group, text)], stamp_)
+            await socket.send_json_to({"type": "ping"})
+            got = [await socket.receive_json_from(timeout=5) for _ in range(2)]
+            orders.append([message["type"] for message in got])
+        await socket.disconnect()
+        await close_thread_connections()
+        return connected, orders
+
+    connected, orders = asyncio.run(scenario())
+    assert connected
+    assert orders == [["update", "pong"]] * 5
+
+
 def _reconnect_after_a_move(match_id, clients, viewers, between=None):
     """Every viewer's socket sees a move pushed, closes, and opens again (after `between`):
     the hellos of the second sockets, and the viewers whose hello was rebuilt (projected
