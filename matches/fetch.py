@@ -46,11 +46,12 @@ def _prepare(sql: str, types) -> str:
     return f"PREPARE {_name(sql)}{declared} AS {numbered}"
 
 
-def execute_prepared(cursor, parts, begin=False) -> int:
+def execute_prepared(cursor, parts, begin=False, meanwhile=None) -> int:
     """Run `parts` ((sql, params, parameter types)) as ONE query text, each statement that can
     be prepared (a SELECT, INSERT, UPDATE or DELETE) prepared once per connection and run
-    by EXECUTE; `begin`: a BEGIN before the statements. Returns how many empty results
-    (the PREPAREs', the BEGIN's) come before the statements' own."""
+    by EXECUTE; `begin`: a BEGIN before the statements; `meanwhile`: work of this thread's
+    done while the text is out (`execute_while`). Returns how many empty results (the
+    PREPAREs', the BEGIN's) come before the statements' own."""
     raw = cursor.cursor.connection
     known = _PREPARED.get(raw)
     if known is None:  # a new connection, or one whose last text failed: ask it
@@ -70,9 +71,66 @@ def execute_prepared(cursor, parts, begin=False) -> int:
         names.add(name)
         texts.append(_execute(sql, len(some)))
     _PREPARED.pop(raw)  # until the text is through: which PREPAREs ran is unknown if it fails
-    cursor.execute(";\n".join([*heads, *(["BEGIN"] if begin else []), *texts]), params)
+    text = ";\n".join([*heads, *(["BEGIN"] if begin else []), *texts])
+    if meanwhile is None:
+        cursor.execute(text, params)
+    else:
+        execute_while(cursor, text, params, meanwhile)
     _PREPARED[raw] = known | names
     return len(heads) + begin
+
+
+def execute_while(cursor, sql, params, meanwhile) -> None:
+    """`cursor.execute(sql, params)` (a Django cursor on PostgreSQL), `meanwhile()` called
+    once the text is sent and before its results are read: the worker makes a move's push
+    while PostgreSQL runs its writes and flushes the commit to disk, where it waited for
+    them before (bench/RESULTS.md, issue 16). `meanwhile` must not use the database (the
+    connection is busy: a query would fail) and must not raise. Through Django's own
+    `execute`, so its execute wrappers and debug log see the text as any other."""
+    raw = cursor.cursor
+    cursor.cursor = _SendThenRead(raw, meanwhile)
+    try:
+        cursor.execute(sql, params)
+    finally:
+        cursor.cursor = raw
+
+
+class _SendThenRead:
+    """A psycopg cursor whose `execute` calls `meanwhile` between the send and the read. It
+    drives the cursor's own generator (`_execute_gen`: psycopg's `execute` is that generator
+    waited on) to its first wait for the server, which comes after the text is flushed."""
+
+    def __init__(self, cursor, meanwhile):
+        self._cursor, self._meanwhile = cursor, meanwhile
+
+    def __getattr__(self, name):
+        return getattr(self._cursor, name)
+
+    def execute(self, sql, params=None):
+        cursor = self._cursor
+        connection_ = cursor.connection
+        steps = cursor._execute_gen(sql, params)
+        with connection_.lock:
+            try:
+                first = next(steps)
+            except StopIteration:  # through without a wait
+                first = None
+        self._meanwhile()
+        if first is not None:
+            with connection_.lock:
+                connection_.wait(_resumed(first, steps))
+        return cursor
+
+
+def _resumed(first, steps):
+    """`steps` with its first wait (`first`) already taken: what psycopg's `wait` drives."""
+    state = first
+    while True:
+        ready = yield state
+        try:
+            state = steps.send(ready)
+        except StopIteration as done:
+            return done.value
 
 
 _PREPARABLE = re.compile(r"\s*(SELECT|INSERT|UPDATE|DELETE)\b", re.IGNORECASE)

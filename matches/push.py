@@ -90,18 +90,10 @@ def note_version(match: Match) -> None:
             pass
 
 
-def push_update(match: Match, state, raw_events, seats=None, answer=None) -> None:
-    """Each viewer's message, encoded and sent here, after the commit (the caller may go on
-    changing `state`: the worker's state cache hands it to the next drain). At-most-once:
-    a push that fails is logged, and the page's ping finds out it is behind. `answer`:
-    (reply_to, client_action_id, text), a socket's move's answer sent with it (after the
-    viewers' messages, in the same call: `send_answer`)."""
-    layer = get_channel_layer()
-    if layer is None:
-        note_version(match)
-        return
-    if state is None:
-        state = current_state(match)  # None before the game starts
+def update_texts(match: Match, state, raw_events, seats=None) -> list:
+    """Each viewer group's message for `push_update`: (group, (text, cut)), or a function
+    making it. Touches no database when `state` and `seats` are given, so a drain makes
+    them while its commit is out (matches/services.py)."""
 
     def text(viewer) -> tuple[str, int]:
         return update_text(match, viewer, state, raw_events, seats)
@@ -110,10 +102,28 @@ def push_update(match: Match, state, raw_events, seats=None, answer=None) -> Non
     # others' (a bot's seat, the spectators) are made only for a group somebody is in: most
     # games have no spectators, and their projection and encoding were a third of the
     # push's (py-spy of a worker).
-    messages = [
+    return [
         (group_name(match.pk, v), text(v) if _watched(v, seats) else functools.partial(text, v))
         for v in viewers(match)
     ]
+
+
+def push_update(match: Match, state, raw_events, seats=None, answer=None, texts=None) -> None:
+    """Each viewer's message, sent here, after the commit (the caller may go on changing
+    `state`: the worker's state cache hands it to the next drain). At-most-once: a push
+    that fails is logged, and the page's ping finds out it is behind. `answer`:
+    (reply_to, client_action_id, text), a socket's move's answer sent with it (after the
+    viewers' messages, in the same call: `send_answer`). `texts`: `update_texts` of this
+    position made before; else they are made here."""
+    layer = get_channel_layer()
+    if layer is None:
+        note_version(match)
+        return
+    if texts is None:
+        if state is None:
+            state = current_state(match)  # None before the game starts
+        texts = update_texts(match, state, raw_events, seats)
+    messages = texts
     if isinstance(layer, InMemoryChannelLayer):  # its queues live in the server's own loop
         note_version(match)
         async_to_sync(_group_sends)(layer, messages, stamp(match), answer)

@@ -729,11 +729,16 @@ def drain(match_id: int, move: SocketMove | None = None) -> int:
         stored = []
         if applied:
             stored = _save_position(match, seats, banks, state, events, now, batch)
-        batch.run(commit=True)
+        texts = [None]
+
+        def make_texts():  # the push's, while PostgreSQL runs the writes and the commit
+            texts[0] = _push_texts(match, state, stored, seats)
+
+        batch.run(commit=True, meanwhile=make_texts if applied else None)
         if applied:
             last = next((r.pk for r in requests if r.applied_version == match.version), None)
             _after_commit(match, state, stored, finished=match.is_over, seats=seats,
-                          request_id=last, answer=answer.made())  # fmt: skip
+                          request_id=last, answer=answer.made(), texts=texts[0])  # fmt: skip
         else:  # nothing changed: the position (if it came from the cache) is still good
             transaction.on_commit(
                 lambda: state_cache.put(match.pk, match.version, match.updated, state)
@@ -968,23 +973,29 @@ class WriteBatch:
         for request in requests:
             self.update(ActionRequest, request.pk, {f: getattr(request, f) for f in REQUEST_FIELDS})
 
-    def run(self, *, commit=False):
+    def run(self, *, commit=False, meanwhile=None):
         """Send every statement. `commit`: the batch is the last thing its transaction sends,
         and on PostgreSQL its last statement is the COMMIT, which saves the commit's own
         round trip; the atomic block's commit then finds nothing to do (psycopg sends no
         COMMIT for a connection that is not in a transaction). Only in the outermost block:
         inside a caller's transaction (a test's) the block is a savepoint, and it commits
-        the usual way."""
+        the usual way. `meanwhile`: work done while PostgreSQL runs the batch (elsewhere,
+        after it); it must not use the database or raise (`fetch.execute_while`)."""
         if not self.statements:
+            if meanwhile is not None:
+                meanwhile()
             return
         if commit and connection.vendor == "postgresql" and len(connection.atomic_blocks) == 1:
             self.statements.append(("COMMIT", ()))
         with connection.cursor() as cursor:
             if connection.vendor == "postgresql":  # prepared once per connection, as the reads
-                execute_prepared(cursor, [(sql, params, ()) for sql, params in self.statements])
+                statements = [(sql, params, ()) for sql, params in self.statements]
+                execute_prepared(cursor, statements, meanwhile=meanwhile)
             else:
                 for statement, params in self.statements:
                     cursor.execute(statement, params)
+                if meanwhile is not None:
+                    meanwhile()
         self.statements = []
 
 
@@ -1318,16 +1329,45 @@ def _queue(task_name: str, *args) -> None:
     tasks.enqueue(getattr(tasks, task_name), *args)
 
 
+def _push_texts(match, state, events, seats):
+    """The push's messages (`push.update_texts`) for the position about to be committed,
+    made before its commit comes back; None when nobody is pushed to (no channel layer)
+    or making them failed (the push then makes them after the commit, and logs why)."""
+    from channels.layers import get_channel_layer
+
+    from .push import update_texts
+
+    if get_channel_layer() is None:
+        return None
+    try:
+        return update_texts(match, state, _raw_events(events), seats)
+    except Exception:  # noqa: BLE001 - the commit's result is still to be read
+        log.warning("the push of match %s was not made ahead", match.pk, exc_info=True)
+        return None
+
+
+def _raw_events(events) -> list:
+    return [(row.seq, Event.from_dict(row.data)) for row in events]
+
+
 def _after_commit(
-    match, state, events, finished=False, seats=None, bots=True, request_id=None, answer=None
+    match,
+    state,
+    events,
+    finished=False,
+    seats=None,
+    bots=True,
+    request_id=None,
+    answer=None,
+    texts=None,
 ) -> None:
     """After the commit: each viewer's own projection, the next bot move, match_finished.
 
     `match`, `seats` and `state` are the committed objects (not changed after the commit),
     so the push needs no query of its own. `answer`: a socket's move's answer, sent with
-    the push (`_Answer.made`).
+    the push (`_Answer.made`). `texts`: the push's messages made before (`_push_texts`).
     """
-    raw = [(row.seq, Event.from_dict(row.data)) for row in events]
+    raw = _raw_events(events) if texts is None else []
     if seats is None:
         seats = list(match.seats.select_related("user").order_by("seat"))
 
@@ -1335,7 +1375,7 @@ def _after_commit(
         from .push import push_update
 
         try:
-            push_update(match, state, raw, seats, answer)  # encodes every message first
+            push_update(match, state, raw, seats, answer, texts)  # encodes every message first
         except Exception:  # push is at-most-once; clients resync by seq (docs)
             log.exception("push of match %s failed", match.pk)
         if state is not None:  # the committed position, for this process's next drain

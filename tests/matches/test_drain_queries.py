@@ -434,3 +434,57 @@ def test_a_connection_whose_text_failed_asks_which_statements_it_holds(pg):
     assert rows == [(0,)]
     assert sent[0][1].startswith("SELECT name FROM pg_prepared_statements")
     assert sent[1][1].startswith("EXECUTE kgk_") and len(sent) == 2  # not prepared again
+
+
+def test_a_drains_push_is_made_while_its_writes_and_commit_are_out(pg, players, decks):
+    """Issue 16: the push's messages are made between the batch's send and the read of
+    its results (the server is running the writes and flushing the commit meanwhile), once,
+    and the push after the commit sends those: the drain still costs two query texts."""
+    from matches import push
+
+    colonies = [services.deck_colony(d, "original") for d in decks]
+    match = services.create_match(players=players, colonies=colonies, seed=16)
+    _pending(match, 1, prefix="m")
+    made_while = []
+    real = push.update_texts
+
+    def spying(*args, **kwargs):
+        made_while.append(connection.connection.info.transaction_status)
+        return real(*args, **kwargs)
+
+    with mock.patch.object(push, "update_texts", spying):
+        applied, sent = _on_the_wire(services.drain, match.pk)
+
+    assert applied == 1
+    assert [kind for kind, _text in sent] == ["Query", "Query"], sent
+    assert made_while == [pq.TransactionStatus.ACTIVE]  # the batch in flight, not after it
+    assert_consistent(Match.objects.get(pk=match.pk))
+
+
+def test_work_done_while_a_text_is_out_sees_its_errors_raised_after(pg):
+    """`fetch.execute_while`: the work runs once, the text goes through Django's execute (its
+    wrappers and its debug log see it), and a text that fails raises Django's error after
+    the work, leaving the connection usable once rolled back."""
+    from django.db import DataError, transaction
+    from django.test.utils import CaptureQueriesContext
+
+    done, seen = [], []
+
+    def wrapper(execute, sql, params, many, context):
+        seen.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(wrapper), CaptureQueriesContext(connection) as logged:
+        with connection.cursor() as cursor:
+            fetch.execute_while(cursor, "SELECT %s + 1", [41], lambda: done.append(1))
+            assert cursor.fetchall() == [(42,)]
+    assert done == [1] and seen == ["SELECT %s + 1"]
+    assert [query["sql"] for query in logged.captured_queries] == ["SELECT 41 + 1"]
+
+    with pytest.raises(DataError, match="division by zero"):
+        with transaction.atomic(), connection.cursor() as cursor:
+            fetch.execute_while(cursor, "SELECT 1 / %s", [0], lambda: done.append(2))
+    assert done == [1, 2]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 7")
+        assert cursor.fetchall() == [(7,)]
