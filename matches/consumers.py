@@ -211,7 +211,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.moving = asyncio.Lock()
         self.budget = MoveBudget(MOVE_RATE, MOVE_BURST)
         self.moves = set()  # the running move tasks (a task nobody holds can be collected)
-        self.awaiting = {}  # client_action_id -> future of a worker's answer (_by_worker)
+        self.awaiting = {}  # client_action_id -> future of a worker's answer (_send_to_worker)
 
     async def connect(self):
         match_id = self.scope["url_route"]["kwargs"]["match_id"]
@@ -269,29 +269,34 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             if len(self.moves) >= MAX_QUEUED_MOVES or not self.budget.take():
                 await self.send_json(_too_many(content, self.language))
                 return
+            # Queued for a worker here when no move of this socket's is in flight: a turn of
+            # the event loop less on the way of every move (bench/RESULTS.md, issue 16).
+            tried = not self.moves
+            sent = await self._send_to_worker(content) if tried else None
             # Beside this socket's other messages, not before them: in the embedded default a
             # move plays the bots' answers in the same call, and their pushes must reach the
             # page as they come, not all at once after the bots' turn.
-            task = asyncio.create_task(self.act(content))
+            task = asyncio.create_task(self.act(content, sent, tried))
             self.moves.add(task)
             task.add_done_callback(self.moves.discard)
 
-    async def act(self, content):
+    async def act(self, content, sent=None, tried=False):
         """A move: answered with the POST's status and body. One at a time per socket (the
-        lock): a socket has at most one move in flight."""
+        lock): a socket has at most one move in flight. `tried`: `_send_to_worker` was
+        called for it already; `sent`, what it gave."""
         async with self.moving:
-            answer = await self._answer(content)
+            answer = await self._answer(content, sent, tried)
         try:
             await self.send(text_data=answer)
         except Exception:  # noqa: BLE001 - the socket closed meanwhile: the move stands
             log.info("a move's answer found its socket closed", exc_info=True)
 
-    async def _answer(self, content) -> str:
-        """The answer's text. A move goes to a worker unstored (`_by_worker`): the worker
-        stores it in its drain's first round trip and answers after the commit, with the
-        push, which spares the move the web's INSERT and its wait (bench/RESULTS.md, issue
-        16). Else, or when the worker says "not stored" (a stale or refused move: the POST's
-        way says why) or says nothing in time, it is stored here as the POST stores it."""
+    async def _answer(self, content, sent=None, tried=False) -> str:
+        """The answer's text. A move goes to a worker unstored (`_send_to_worker`): the
+        worker stores it in its drain's first round trip and answers after the commit, with
+        the push, which spares the move the web's INSERT and its wait (bench/RESULTS.md,
+        issue 16). Else, or when the worker says "not stored" (a stale or refused move: the
+        POST's way says why) or says nothing in time, it is stored here as the POST does."""
         if self.seat is None:  # answered here: a spectator's socket costs no database work
             status = 403
             body = {"detail": "You are not playing in this match.", "code": "NOT_A_PLAYER"}
@@ -299,8 +304,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             recheck = time.monotonic() - self.session_read_at > SESSION_RECHECK
             key = self.session_key if recheck else None
             move = {k: content.get(k) for k in ("client_action_id", "expected_version", "action")}
-            if not recheck and moves_by_worker():
-                text = await self._by_worker(move)
+            if not tried:
+                sent = await self._send_to_worker(content)
+            if sent is not None:
+                text = await self._worker_answer(move["client_action_id"], sent)
                 if text:
                     return text
             status, body = await _off_loop(_move)(
@@ -311,20 +318,31 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         return encode({"type": "answer", "client_action_id": content.get("client_action_id"),
                        "status": status, "body": body})  # fmt: skip
 
-    async def _by_worker(self, move) -> str:
-        """The worker's answer to the move sent to it unstored; "" when it was not sent, not
-        stored, or not answered within WORKER_ANSWER_WAIT."""
-        client_action_id = move["client_action_id"]
-        if not isinstance(client_action_id, str) or client_action_id in self.awaiting:
-            return ""
+    async def _send_to_worker(self, content):
+        """The move queued, unstored, for a worker; the future of the worker's answer, or
+        None when it goes the POST's way: no worker stores moves here (the embedded
+        default), the session is due to be read again, the socket is a spectator's, or the
+        broker failed."""
+        client_action_id = content.get("client_action_id")
+        if (self.seat is None or not isinstance(client_action_id, str)
+                or client_action_id in self.awaiting or not moves_by_worker()
+                or time.monotonic() - self.session_read_at > SESSION_RECHECK):  # fmt: skip
+            return None
+        move = {k: content.get(k) for k in ("client_action_id", "expected_version", "action")}
         answered = asyncio.get_running_loop().create_future()
         self.awaiting[client_action_id] = answered
         try:
-            try:
-                await send_move(self.match_id, self.user, move, self.channel_name)
-            except Exception:  # noqa: BLE001 - the broker: the POST's way says what to say
-                log.warning("a socket's move could not be queued", exc_info=True)
-                return ""
+            await send_move(self.match_id, self.user, move, self.channel_name)
+        except Exception:  # noqa: BLE001 - the broker: the POST's way says what to say
+            self.awaiting.pop(client_action_id, None)
+            log.warning("a socket's move could not be queued", exc_info=True)
+            return None
+        return answered
+
+    async def _worker_answer(self, client_action_id, answered) -> str:
+        """The worker's answer; "" when it was not stored or not answered within
+        WORKER_ANSWER_WAIT."""
+        try:
             return await asyncio.wait_for(answered, WORKER_ANSWER_WAIT)
         except TimeoutError:
             log.warning("no answer from a worker to a move on match %s", self.match_id)
@@ -333,7 +351,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             self.awaiting.pop(client_action_id, None)
 
     async def match_answer(self, event):
-        """A worker's answer to a move of this socket's (`_by_worker`)."""
+        """A worker's answer to a move of this socket's (`_send_to_worker`)."""
         answered = self.awaiting.get(event["client_action_id"])
         if answered is not None and not answered.done():
             answered.set_result(event["text"])
