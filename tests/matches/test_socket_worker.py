@@ -133,6 +133,45 @@ def test_moves_the_worker_would_not_store_get_the_posts_status_and_code(
     assert Match.objects.get(pk=match.pk).version == match.version + 1
 
 
+def test_moves_sent_at_once_on_one_socket_are_answered_one_after_the_other(
+    celery_worker_process, players, decks
+):
+    """A socket has one move in flight: the first goes to the worker as its message is
+    read, the second (sent before the first's answer came) waits for that answer and then
+    goes its way, finding the position moved on: 202 applied, then 409 STALE_VERSION, in
+    that order, and one move made."""
+    match = _match(players, decks, seed=44)
+    decider = match.deciding_seat
+    first = _move(match)
+    second = {**first, "client_action_id": "second"}
+    clients = [logged_in(player) for player in players]
+
+    async def scenario():
+        socket, connected, code = await open_socket(match.pk, clients[decider])
+        assert connected, code
+        await socket.receive_json_from(timeout=10)  # the hello
+        await socket.send_json_to({"type": "act", **first})
+        await socket.send_json_to({"type": "act", **second})
+        answers = []
+        while len(answers) < 2:
+            message = await socket.receive_json_from(timeout=10)
+            if message["type"] == "answer":
+                answers.append(message)
+        await socket.disconnect()
+        await close_thread_connections()
+        return answers
+
+    answers = asyncio.run(scenario())
+
+    assert [(a["client_action_id"], a["status"]) for a in answers] == [
+        (first["client_action_id"], 202), ("second", 409)]  # fmt: skip
+    assert answers[0]["body"]["request"]["status"] == "applied"
+    assert answers[1]["body"]["code"] == "STALE_VERSION"
+    stored = ActionRequest.objects.filter(match=match)
+    assert [r.client_action_id for r in stored] == [first["client_action_id"]]
+    assert Match.objects.get(pk=match.pk).version == match.version + 1
+
+
 def test_a_move_no_worker_answers_is_stored_by_the_web_and_made_once(
     celery_worker_process, players, decks, monkeypatch
 ):
