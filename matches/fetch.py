@@ -109,6 +109,10 @@ class _SendThenRead:
     def execute(self, sql, params=None):
         cursor = self._cursor
         connection_ = cursor.connection
+        if not hasattr(cursor, "_execute_gen"):  # psycopg's own, not public: without it,
+            cursor.execute(sql, params)  # the work waits for the results, as it did before
+            self._meanwhile()
+            return cursor
         steps = cursor._execute_gen(sql, params)
         with connection_.lock:
             try:

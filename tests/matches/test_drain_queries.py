@@ -488,3 +488,23 @@ def test_work_done_while_a_text_is_out_sees_its_errors_raised_after(pg):
     with connection.cursor() as cursor:
         cursor.execute("SELECT 7")
         assert cursor.fetchall() == [(7,)]
+
+
+def test_without_psycopgs_generator_the_work_waits_for_the_results(pg):
+    """`execute_while` drives psycopg's own (not public) `_execute_gen`; a psycopg without
+    it still runs the text, and the work after its results, as before the overlap."""
+    with connection.cursor() as cursor:
+        raw = cursor.cursor
+
+        class Plain:  # a cursor with no `_execute_gen`
+            connection = raw.connection
+
+            def execute(self, sql, params=None):
+                raw.execute(sql, params)
+                return self
+
+        statuses = []
+        work = lambda: statuses.append(raw.connection.info.transaction_status)  # noqa: E731
+        fetch._SendThenRead(Plain(), work).execute("SELECT %s + 1", [4])
+        assert raw.fetchall() == [(5,)]
+    assert statuses and pq.TransactionStatus.ACTIVE not in statuses
