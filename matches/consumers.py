@@ -188,6 +188,11 @@ def _off_loop(fn):
     return sync_to_async(fn, thread_sensitive=False, executor=_DB_THREADS)
 
 
+def _move_body(content) -> dict:
+    """A socket's "act" message as the POST's body."""
+    return {k: content.get(k) for k in ("client_action_id", "expected_version", "action")}
+
+
 def _too_many(content, language) -> dict:
     with translation.override(language):
         detail = translation.gettext("Too many moves at once; wait for the answer to the last.")
@@ -303,7 +308,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         else:
             recheck = time.monotonic() - self.session_read_at > SESSION_RECHECK
             key = self.session_key if recheck else None
-            move = {k: content.get(k) for k in ("client_action_id", "expected_version", "action")}
+            move = _move_body(content)
             if not tried:
                 sent = await self._send_to_worker(content)
             if sent is not None:
@@ -328,7 +333,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
                 or client_action_id in self.awaiting or not moves_by_worker()
                 or time.monotonic() - self.session_read_at > SESSION_RECHECK):  # fmt: skip
             return None
-        move = {k: content.get(k) for k in ("client_action_id", "expected_version", "action")}
+        move = _move_body(content)
         answered = asyncio.get_running_loop().create_future()
         self.awaiting[client_action_id] = answered
         try:

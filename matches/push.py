@@ -123,16 +123,15 @@ def push_update(match: Match, state, raw_events, seats=None, answer=None, texts=
         if state is None:
             state = current_state(match)  # None before the game starts
         texts = update_texts(match, state, raw_events, seats)
-    messages = texts
     if isinstance(layer, InMemoryChannelLayer):  # its queues live in the server's own loop
         note_version(match)
-        async_to_sync(_group_sends)(layer, messages, stamp(match), answer)
+        async_to_sync(_group_sends)(layer, texts, stamp(match), answer)
         return
     note = _scripted_note(match, layer)
     if note is None:
         note_version(match)  # never raises: the push goes out whatever the cache does
     try:
-        _send_all(layer, messages, stamp(match), note, answer)
+        _send_all(layer, texts, stamp(match), note, answer)
     except Exception:  # one lost push (the commit stands); the page's ping finds it out
         log.exception("push failed")
 
