@@ -153,13 +153,13 @@ def fetch_together(*compiled) -> list[list]:
     default) sends several statements in one execute and hands their results one after the
     other (`nextset`). psycopg's pipeline mode did the same with more CPU in its
     bookkeeping (bench/RESULTS.md). As the first statement of an atomic block, the text
-    also carries the block's BEGIN (`_begins_here`), which psycopg would otherwise send
+    also carries the block's BEGIN (`begins_here`), which psycopg would otherwise send
     alone first, a round trip of its own. `compiled`: (queryset, compiler, sql, params) of
     querysets of model objects (no values(), no prefetch_related), or a `Raw` statement
     (its rows as tuples)."""
     parts = [(c.sql, c.params, c.types) if isinstance(c, Raw) else (c[2], c[3], ())
              for c in compiled]  # fmt: skip
-    begin = _begins_here()
+    begin = begins_here()
     results = []
     with connection.cursor() as cursor:
         skipped = execute_prepared(cursor, parts, begin=begin)
@@ -176,7 +176,7 @@ def fetch_together(*compiled) -> list[list]:
     return results
 
 
-def _begins_here() -> bool:
+def begins_here() -> bool:
     """True when the caller's outermost atomic block has sent nothing yet: its transaction
     is then opened by a BEGIN at the head of this query text, and psycopg is told not to
     send its own (autocommit on; it stays on until the block ends, when Django sets it

@@ -18,7 +18,7 @@ import time
 from datetime import UTC, datetime
 from typing import NamedTuple
 
-from django.db import IntegrityError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import Case, F, Q, TextField, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -34,7 +34,7 @@ from engine.serialize import dump
 
 from . import clocks, positions, state_cache
 from .errors import BadRequest, Conflict, Forbidden, MatchError, Unprocessable
-from .fetch import Raw, execute_prepared, fetch_together
+from .fetch import Raw, begins_here, execute_prepared, fetch_together
 from .models import ActionRequest, Match, MatchEvent, Seat
 from .selectors import viewer_seat
 
@@ -692,6 +692,10 @@ def drain(match_id: int, move: SocketMove | None = None) -> int:
     logged since; otherwise the snapshot and the actions logged since come with the same
     two statements and are replayed (matches/positions.py).
     """
+    if move is not None:
+        applied = _drain_held_move(match_id, move)
+        if applied is not None:
+            return applied
     with transaction.atomic():
         seats, requests, log, made_by, mine = _locked_seats_and_pending(
             match_id, state_cache.peek(match_id), move
@@ -738,13 +742,113 @@ def drain(match_id: int, move: SocketMove | None = None) -> int:
         if applied:
             last = next((r.pk for r in requests if r.applied_version == match.version), None)
             _after_commit(match, state, stored, finished=match.is_over, seats=seats,
-                          request_id=last, answer=answer.made(), texts=texts[0])  # fmt: skip
+                          request_id=last, answer=answer.made(), texts=texts[0],
+                          hold_rows=True)  # fmt: skip
         else:  # nothing changed: the position (if it came from the cache) is still good
             transaction.on_commit(
                 lambda: state_cache.put(match.pk, match.version, match.updated, state)
             )
             answer.after_commit()
     return applied
+
+
+def _drain_held_move(match_id: int, move: SocketMove) -> int | None:
+    """A socket's move drained in ONE round trip to PostgreSQL when this process holds the
+    position the move was made on (its last drain of the match committed it, with the
+    rows: `state_cache.hold_rows`) and the move is that position's decision: the move is
+    applied to the held position first, then one text locks the row, fails unless the
+    row is still that position with no request pending (`kgk_expect`, migration 0007),
+    stores the move as applied and writes the position, and commits. The usual drain
+    (two round trips) reads the row first and computes after. Returns what `drain`
+    returns (1), or None when the move must go the usual way: nothing held for it, or
+    the row had moved on (its text then failed and stored nothing; the held position,
+    changed by the move, is dropped)."""
+    if connection.vendor != "postgresql" or not _holds_position_for(match_id, move):
+        return None
+    taken = state_cache.take_with_rows(match_id, move.expected_version)
+    if taken is None:  # taken by another thread meanwhile
+        return None
+    state, (match, seats) = taken
+    version, updated, now = match.version, match.updated, timezone.now()
+    request = ActionRequest(match_id=match.pk, seat=_user_seat(seats, move.user_id),
+                            origin=ActionRequest.CLIENT, client_action_id=move.client_action_id,
+                            expected_version=move.expected_version, action=move.action)  # fmt: skip
+    banks = [seat.time_bank for seat in seats]
+    try:
+        with transaction.atomic():
+            events = _apply_request(match, seats, state, request, now)
+            if events is None:  # the engine refused what the row listed: the usual way
+                raise _PositionMoved
+            batch = WriteBatch()
+            for statement in _expect_position(match_id, version, updated):
+                batch.add(*statement)
+            batch.insert(ActionRequest, [request], returning=True)
+            stored = _save_position(match, seats, banks, state, events, now, batch)
+            texts = [None]
+
+            def make_texts():  # the push's, while PostgreSQL runs the text
+                texts[0] = _push_texts(match, state, stored, seats)
+
+            [[(request.pk,)]] = batch.run(commit=True, meanwhile=make_texts)
+            request._state.adding = False
+            _after_commit(match, state, stored, finished=match.is_over, seats=seats,
+                          request_id=request.pk, answer=_Answer(move, request).made(),
+                          texts=texts[0], hold_rows=True)  # fmt: skip
+    except (_PositionMoved, IntegrityError):  # a client_action_id used before, too
+        return None
+    except DatabaseError as exc:
+        if getattr(exc.__cause__, "sqlstate", None) != _MOVED:
+            raise
+        return None
+    return 1
+
+
+class _PositionMoved(Exception):
+    """The held position cannot take the move (`_drain_held_move`)."""
+
+
+_MOVED = "KGK01"  # kgk_expect's SQLSTATE (migration 0007)
+
+
+def _holds_position_for(match_id: int, move: SocketMove) -> bool:
+    """Whether this process holds, with its rows, the position `move` was made on, and the
+    move is that position's decision by the mover's seat (`_check_now`'s tests, on the
+    held rows; the text checks the rows are still those)."""
+    held = state_cache.peek_rows(match_id, move.expected_version)
+    if held is None:
+        return False
+    _updated, (match, seats) = held
+    return (
+        match.status == Match.ACTIVE
+        and match.deciding_seat is not None
+        and match.deciding_seat == _user_seat(seats, move.user_id)
+        and move.action in match.legal_ids
+    )
+
+
+def _user_seat(seats, user_id) -> int | None:
+    """The user's first seat, as `viewer_seat` and `store_move` take it."""
+    return next((seat.seat for seat in seats if seat.user_id == user_id), None)
+
+
+def _expect_position(match_id: int, version: int, updated) -> list[tuple[str, list]]:
+    """The row lock, then `kgk_expect` of the row being (version, updated), still active,
+    with no request pending: two statements, the second with a snapshot taken after the
+    lock (it sees what a drain that held the lock before committed)."""
+    lock, expect = _expect_sql()
+    return [(lock, [match_id]), (expect, [match_id, version, updated, match_id])]
+
+
+@functools.cache
+def _expect_sql() -> tuple[str, str]:
+    quote = connection.ops.quote_name
+    match, request = quote(Match._meta.db_table), quote(ActionRequest._meta.db_table)
+    return (
+        f"SELECT 1 FROM {match} WHERE id = %s FOR UPDATE",  # nosec B608
+        f"SELECT kgk_expect(EXISTS (SELECT 1 FROM {match} WHERE id = %s AND version = %s "  # nosec B608
+        f"AND updated = %s AND status = '{Match.ACTIVE}') AND NOT EXISTS (SELECT 1 FROM "
+        f"{request} WHERE match_id = %s AND status = '{ActionRequest.PENDING}'))",
+    )
 
 
 class _Answer:
@@ -932,6 +1036,7 @@ class WriteBatch:
 
     def __init__(self):
         self.statements = []
+        self.returning = []  # indexes of the statements whose rows `run` returns
 
     def relax_commit(self):
         """Don't wait for the WAL flush of this commit (PostgreSQL only).
@@ -956,12 +1061,16 @@ class WriteBatch:
         params.append(model._meta.pk.get_db_prep_value(pk, connection))
         self.statements.append((text, tuple(params)))
 
-    def insert(self, model, objs):
+    def insert(self, model, objs, returning=False):
         """INSERT of `objs` in one statement, its text made once per model and row count;
-        each value taken (pre_save) and prepared by its field as bulk_create does."""
+        each value taken (pre_save) and prepared by its field as bulk_create does.
+        `returning`: `run` returns the new rows' primary keys."""
         if not objs:
             return
         text, fields = _insert_statement(model, len(objs))
+        if returning:
+            self.returning.append(len(self.statements))
+            text += f" RETURNING {connection.ops.quote_name(model._meta.pk.column)}"
         params = [
             field.get_db_prep_save(field.pre_save(obj, True), connection)
             for obj in objs
@@ -969,34 +1078,61 @@ class WriteBatch:
         ]
         self.statements.append((text, tuple(params)))
 
+    def add(self, sql: str, params=(), returning=False):
+        """A statement of the caller's own; `returning`: `run` returns its rows."""
+        if returning:
+            self.returning.append(len(self.statements))
+        self.statements.append((sql, tuple(params)))
+
     def requests(self, requests):
         for request in requests:
             self.update(ActionRequest, request.pk, {f: getattr(request, f) for f in REQUEST_FIELDS})
 
-    def run(self, *, commit=False, meanwhile=None):
-        """Send every statement. `commit`: the batch is the last thing its transaction sends,
+    def run(self, *, commit=False, meanwhile=None) -> list[list]:
+        """Send every statement; the rows of those added with `returning`, in order. `commit`:
+        the batch is the last thing its transaction sends,
         and on PostgreSQL its last statement is the COMMIT, which saves the commit's own
         round trip; the atomic block's commit then finds nothing to do (psycopg sends no
         COMMIT for a connection that is not in a transaction). Only in the outermost block:
         inside a caller's transaction (a test's) the block is a savepoint, and it commits
-        the usual way. `meanwhile`: work done while PostgreSQL runs the batch (elsewhere,
-        after it); it must not use the database or raise (`fetch.execute_while`)."""
+        the usual way. As the first statement of its block, the text also carries the
+        BEGIN (`fetch.begins_here`). `meanwhile`: work done while PostgreSQL runs the batch
+        (elsewhere, after it); it must not use the database or raise (`fetch.execute_while`)."""
         if not self.statements:
             if meanwhile is not None:
                 meanwhile()
-            return
+            return []
         if commit and connection.vendor == "postgresql" and len(connection.atomic_blocks) == 1:
             self.statements.append(("COMMIT", ()))
+        rows = []
         with connection.cursor() as cursor:
             if connection.vendor == "postgresql":  # prepared once per connection, as the reads
                 statements = [(sql, params, ()) for sql, params in self.statements]
-                execute_prepared(cursor, statements, meanwhile=meanwhile)
+                skipped = execute_prepared(
+                    cursor, statements, begin=begins_here(), meanwhile=meanwhile
+                )
+                rows = _rows_of(cursor, skipped, self.returning)
             else:
-                for statement, params in self.statements:
+                for n, (statement, params) in enumerate(self.statements):
                     cursor.execute(statement, params)
+                    if n in self.returning:
+                        rows.append(cursor.fetchall())
                 if meanwhile is not None:
                     meanwhile()
-        self.statements = []
+        self.statements, self.returning = [], []
+        return rows
+
+
+def _rows_of(cursor, skipped: int, wanted: list) -> list[list]:
+    """The rows of the statements numbered `wanted` (ascending) of a text just run, whose
+    first `skipped` results are empty (`execute_prepared`)."""
+    rows, at = [], -skipped
+    for n in wanted:
+        while at < n:
+            cursor.nextset()
+            at += 1
+        rows.append(cursor.fetchall())
+    return rows
 
 
 _UPDATE_STATEMENTS: dict = {}  # (vendor, model, field names) -> (text, fields)
@@ -1360,12 +1496,15 @@ def _after_commit(
     request_id=None,
     answer=None,
     texts=None,
+    hold_rows=False,
 ) -> None:
     """After the commit: each viewer's own projection, the next bot move, match_finished.
 
     `match`, `seats` and `state` are the committed objects (not changed after the commit),
     so the push needs no query of its own. `answer`: a socket's move's answer, sent with
     the push (`_Answer.made`). `texts`: the push's messages made before (`_push_texts`).
+    `hold_rows`: the state cache keeps `match` and `seats` with the state (a drain's, whose
+    rows are what `_drain_held_move` writes from).
     """
     raw = _raw_events(events) if texts is None else []
     if seats is None:
@@ -1380,6 +1519,8 @@ def _after_commit(
             log.exception("push of match %s failed", match.pk)
         if state is not None:  # the committed position, for this process's next drain
             state_cache.put(match.pk, match.version, match.updated, state, request_id)
+            if hold_rows:
+                state_cache.hold_rows(match.pk, match.version, match.updated, (match, seats))
         if bots and match.status == Match.ACTIVE and match.deciding_seat is not None:
             if seats[match.deciding_seat].playing_bot:
                 _queue("bot_move", match.pk, match.version)

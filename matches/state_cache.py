@@ -20,6 +20,10 @@ from engine.serialize import clone
 SIZE = int(os.environ.get("KGK_STATE_CACHE_SIZE", "512"))  # matches; ~60 kB each (tracemalloc)
 
 _states: OrderedDict = OrderedDict()
+# match id -> (version, updated, (match, seats)): the rows a drain committed with the held
+# position of that version, as that commit left them (`hold_rows`): a socket's move on that
+# position is then drained in one round trip (matches/services.py, `_drain_held_move`).
+_rows: dict = {}
 _lock = threading.Lock()
 
 
@@ -43,6 +47,26 @@ def peek(match_id: int):
     return None if entry is None else entry[:2]
 
 
+def peek_rows(match_id: int, version: int):
+    """(updated, (match, seats)) held with the position `version`, or None; left where they
+    are, and not to be changed (a drain takes them first: `take_with_rows`)."""
+    with _lock:
+        held = _rows.get(match_id)
+    return held[1:] if held is not None and held[0] == version else None
+
+
+def take_with_rows(match_id: int, version: int):
+    """(the held state, (match, seats)) when both are held for the position `version`,
+    else None; either way the entry and its rows are gone (the caller changes them)."""
+    with _lock:
+        held, rows = _states.pop(match_id, None), _rows.pop(match_id, None)
+    if held is None or rows is None or held.version != version:
+        return None
+    if not held.is_position(rows[0], rows[1]):
+        return None
+    return held.state, rows[2]
+
+
 def take(match_id: int, version: int, updated):
     """The held state if it is the position (version, updated), else None; either way the
     entry is gone (the caller changes the state, or the entry was stale)."""
@@ -53,6 +77,7 @@ def take(match_id: int, version: int, updated):
 def take_entry(match_id: int) -> Held | None:
     """What is held for the match, whatever its position, or None; the entry is gone."""
     with _lock:
+        _rows.pop(match_id, None)
         return _states.pop(match_id, None)
 
 
@@ -76,10 +101,22 @@ def put(match_id: int, version: int, updated, state, request_id=None) -> None:
     with _lock:
         _states[match_id] = Held(version, updated, state, request_id)
         _states.move_to_end(match_id)
+        _rows.pop(match_id, None)  # of an older position
         while len(_states) > SIZE:
-            _states.popitem(last=False)
+            gone, _held = _states.popitem(last=False)
+            _rows.pop(gone, None)
+
+
+def hold_rows(match_id: int, version: int, updated, rows) -> None:
+    """With the position just `put`: the (match, seats) its drain committed, which the
+    caller no longer changes. Dropped with the position (taken, replaced or evicted)."""
+    with _lock:
+        held = _states.get(match_id)
+        if held is not None and held.is_position(version, updated):
+            _rows[match_id] = (version, updated, rows)
 
 
 def clear() -> None:
     with _lock:
         _states.clear()
+        _rows.clear()
