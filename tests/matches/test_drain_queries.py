@@ -508,3 +508,29 @@ def test_without_psycopgs_generator_the_work_waits_for_the_results(pg):
         fetch._SendThenRead(Plain(), work).execute("SELECT %s + 1", [4])
         assert raw.fetchall() == [(5,)]
     assert statuses and pq.TransactionStatus.ACTIVE not in statuses
+
+
+def test_a_texts_parameters_are_written_as_psycopgs_client_side_binding_writes_them(pg):
+    """The drain's texts are bound by `fetch._bound` (psycopg parses a text of more than 50
+    parameters again on every execute): the same bytes as psycopg's own binding of the
+    same text (`mogrify`), for every kind of value the drain sends, quotes, percent signs
+    and non-ASCII text included; the server reads them back as they were."""
+    import psycopg
+    from django.utils import timezone
+    from psycopg.types.json import Jsonb
+
+    values = [7, -1, 2.5, True, None, "it's 100% kész", "", "a\\b", timezone.now(),
+              Jsonb({"kind": "move", "to": [1], "name": "Acélsas vadász", "why": "50%'s"}),
+              Jsonb(["pass"]), Jsonb(None)] * 6  # fmt: skip
+    text = "SELECT " + ", ".join(["%s"] * len(values)) + ", '%%'"
+    raw = connection.connection
+
+    bound = fetch._bound(raw, text, values)
+
+    assert len(values) > 50
+    assert bound == psycopg.ClientCursor(raw).mogrify(text, values)
+    with connection.cursor() as cursor:
+        cursor.execute(bound)
+        row = cursor.fetchone()
+    assert row[:9] == (7, -1, 2.5, True, None, "it's 100% kész", "", "a\\b", values[8])
+    assert json.loads(row[9]) == values[9].obj and row[-1] == "%"  # Django reads jsonb as text
