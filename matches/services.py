@@ -690,7 +690,9 @@ def drain(match_id: int, move: SocketMove | None = None) -> int:
     position comes from this process's state cache when it committed that version itself
     (matches/state_cache.py), or from an older position it committed and the actions
     logged since; otherwise the snapshot and the actions logged since come with the same
-    two statements and are replayed (matches/positions.py).
+    two statements and are replayed (matches/positions.py). A socket's `move` on the
+    position this process committed last, with its rows, is one round trip
+    (`_drain_held_move`; tests/matches/test_held_move.py).
     """
     if move is not None:
         applied = _drain_held_move(match_id, move)
