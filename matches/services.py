@@ -732,26 +732,36 @@ def drain(match_id: int, move: SocketMove | None = None) -> int:
                 events += new
                 applied += 1
         batch.requests(requests)
-        stored = []
         if applied:
-            stored = _save_position(match, seats, banks, state, events, now, batch)
-        texts = [None]
-
-        def make_texts():  # the push's, while PostgreSQL runs the writes and the commit
-            texts[0] = _push_texts(match, state, stored, seats)
-
-        batch.run(commit=True, meanwhile=make_texts if applied else None)
-        if applied:
+            _rows, after = _commit_position(match, seats, banks, state, events, now, batch)
             last = next((r.pk for r in requests if r.applied_version == match.version), None)
-            _after_commit(match, state, stored, finished=match.is_over, seats=seats,
-                          request_id=last, answer=answer.made(), texts=texts[0],
-                          hold_rows=True)  # fmt: skip
+            after(request_id=last, answer=answer.made())
         else:  # nothing changed: the position (if it came from the cache) is still good
+            batch.run(commit=True)
             transaction.on_commit(
                 lambda: state_cache.put(match.pk, match.version, match.updated, state)
             )
             answer.after_commit()
     return applied
+
+
+def _commit_position(match, seats, banks, state, events, now, batch):
+    """The drain's end: the position written with the rest of `batch`, which commits, and
+    the push's messages made while PostgreSQL runs it. Returns the rows `batch.run`
+    returns, and a function of (request_id, answer) that arranges what follows the commit
+    (`_after_commit`: the push, the state and rows held for this process's next drain)."""
+    stored = _save_position(match, seats, banks, state, events, now, batch)
+    texts = []
+    rows = batch.run(
+        commit=True, meanwhile=lambda: texts.append(_push_texts(match, state, stored, seats))
+    )
+
+    def after(request_id, answer):
+        _after_commit(match, state, stored, finished=match.is_over, seats=seats,
+                      request_id=request_id, answer=answer, texts=texts[0] if texts else None,
+                      hold_rows=True)  # fmt: skip
+
+    return rows, after
 
 
 def _drain_held_move(match_id: int, move: SocketMove) -> int | None:
@@ -785,17 +795,11 @@ def _drain_held_move(match_id: int, move: SocketMove) -> int | None:
             for statement in _expect_position(match_id, version, updated):
                 batch.add(*statement)
             batch.insert(ActionRequest, [request], returning=True)
-            stored = _save_position(match, seats, banks, state, events, now, batch)
-            texts = [None]
-
-            def make_texts():  # the push's, while PostgreSQL runs the text
-                texts[0] = _push_texts(match, state, stored, seats)
-
-            [[(request.pk,)]] = batch.run(commit=True, meanwhile=make_texts)
+            [[(request.pk,)]], after = _commit_position(
+                match, seats, banks, state, events, now, batch
+            )
             request._state.adding = False
-            _after_commit(match, state, stored, finished=match.is_over, seats=seats,
-                          request_id=request.pk, answer=_Answer(move, request).made(),
-                          texts=texts[0], hold_rows=True)  # fmt: skip
+            after(request_id=request.pk, answer=_Answer(move, request).made())
     except (_PositionMoved, IntegrityError):  # a client_action_id used before, too
         return None
     except DatabaseError as exc:
@@ -816,10 +820,10 @@ def _holds_position_for(match_id: int, move: SocketMove) -> bool:
     """Whether this process holds, with its rows, the position `move` was made on, and the
     move is that position's decision by the mover's seat (`_check_now`'s tests, on the
     held rows; the text checks the rows are still those)."""
-    held = state_cache.peek_rows(match_id, move.expected_version)
-    if held is None:
+    rows = state_cache.peek_rows(match_id, move.expected_version)
+    if rows is None:
         return False
-    _updated, (match, seats) = held
+    match, seats = rows
     return (
         match.status == Match.ACTIVE
         and match.deciding_seat is not None
@@ -1080,10 +1084,8 @@ class WriteBatch:
         ]
         self.statements.append((text, tuple(params)))
 
-    def add(self, sql: str, params=(), returning=False):
-        """A statement of the caller's own; `returning`: `run` returns its rows."""
-        if returning:
-            self.returning.append(len(self.statements))
+    def add(self, sql: str, params=()):
+        """A statement of the caller's own (its rows are not read)."""
         self.statements.append((sql, tuple(params)))
 
     def requests(self, requests):

@@ -48,11 +48,11 @@ def peek(match_id: int):
 
 
 def peek_rows(match_id: int, version: int):
-    """(updated, (match, seats)) held with the position `version`, or None; left where they
-    are, and not to be changed (a drain takes them first: `take_with_rows`)."""
+    """(match, seats) held with the position `version`, or None; left where they are, and
+    not to be changed (a drain takes them first: `take_with_rows`)."""
     with _lock:
         held = _rows.get(match_id)
-    return held[1:] if held is not None and held[0] == version else None
+    return held[2] if held is not None and held[0] == version else None
 
 
 def take_with_rows(match_id: int, version: int):

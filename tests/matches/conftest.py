@@ -7,6 +7,26 @@ from .kit import make_deck
 
 
 @pytest.fixture
+def pg(transactional_db):
+    """PostgreSQL, its connection holding none of the drain's prepared statements yet (so
+    each test's first drain prepares them in its own texts) and knowing that it holds none
+    (a connection new to this process asks once: not counted here)."""
+    from django.db import connection
+
+    from matches import fetch
+
+    if connection.vendor != "postgresql":
+        from service_kit import service_missing
+
+        service_missing("needs PostgreSQL: run with DATABASE_URL=postgres://...")
+    connection.ensure_connection()
+    with connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")
+        fetch._PREPARED.pop(connection.connection, None)
+        fetch.execute_prepared(cursor, [])
+
+
+@pytest.fixture
 def players(catalogue, django_user_model):
     alice = django_user_model.objects.create_user("alice", password="pw-alice-123")
     bob = django_user_model.objects.create_user("bob", password="pw-bob-123")

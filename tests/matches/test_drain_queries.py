@@ -29,22 +29,6 @@ from .kit import assert_consistent
 pytestmark = pytest.mark.postgres
 
 
-@pytest.fixture
-def pg(transactional_db):
-    """PostgreSQL, its connection holding none of the drain's prepared statements yet (so
-    each test's first drain prepares them in its own texts) and knowing that it holds none
-    (a connection new to this process asks once: not counted here)."""
-    if connection.vendor != "postgresql":
-        from service_kit import service_missing
-
-        service_missing("needs PostgreSQL: run with DATABASE_URL=postgres://...")
-    connection.ensure_connection()
-    with connection.cursor() as cursor:
-        cursor.execute("DEALLOCATE ALL")
-        fetch._PREPARED.pop(connection.connection, None)
-        fetch.execute_prepared(cursor, [])
-
-
 def _pending(match, count, prefix="q"):
     """`count` requests stored as the web tier stores them (no drain queued here)."""
     match.refresh_from_db()
@@ -113,7 +97,7 @@ def _on_the_wire(fn, *args):
         messages = re.split(r"\n(?=[FB]\t\d+\t)", trace.read().strip())
     sent = []
     for message in messages:
-        direction, _length, kind, fields = (message.split("\t", 3) + [""])[:4]
+        direction, _length, kind, fields = (message.split("\t", 3) + ["", "", ""])[:4]
         if direction == "F" and kind in ("Query", "Sync"):
             sent.append((kind, fields.strip().strip('"')))
     return result, sent

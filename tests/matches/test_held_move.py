@@ -10,7 +10,6 @@ import json
 from unittest import mock
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from matches import services, state_cache
@@ -35,14 +34,6 @@ def held(pg, players, decks):
     assert state_cache.peek_rows(match.pk, match.version) is not None
     yield match
     state_cache.clear()
-
-
-@pytest.fixture
-def pg(transactional_db):
-    if connection.vendor != "postgresql":
-        from service_kit import service_missing
-
-        service_missing("needs PostgreSQL: run with DATABASE_URL=postgres://...")
 
 
 def _statements_run(text) -> list[str]:
@@ -179,3 +170,32 @@ def test_a_client_action_id_used_before_is_not_stored_twice(held, players):
     assert ActionRequest.objects.filter(match=held).count() == 1
     assert Match.objects.get(pk=held.pk).version == held.version
     assert_consistent(Match.objects.get(pk=held.pk))
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        {"seat": "other"},  # not the player's decision
+        {"action": "not-legal"},
+        {"offset": 1},  # a version not reached yet
+        {"offset": -1},  # stale
+    ],
+)
+def test_a_move_the_held_position_refuses_is_not_stored_and_keeps_it(held, players, spoil):
+    """A move that is not the held position's decision never takes the one-text path: the
+    usual drain refuses to store it (the web then goes the POST's way, which says why),
+    and the position stays held for the next move."""
+    move = _socket_move(held, players, prefix="f", offset=spoil.get("offset", 0))
+    if spoil.get("seat") == "other":
+        move = move._replace(user_id=players[1 - held.deciding_seat].pk)
+    if "action" in spoil:
+        move = move._replace(action=spoil["action"])
+
+    applied, sent, answer = _drained(held, move)
+
+    assert applied == 0
+    assert answer == ("reply!1", move.client_action_id, "")
+    assert not any("kgk_expect" in text for _kind, text in sent)
+    assert not ActionRequest.objects.filter(client_action_id=move.client_action_id).exists()
+    assert Match.objects.get(pk=held.pk).version == held.version
+    assert state_cache.peek_rows(held.pk, held.version) is not None
