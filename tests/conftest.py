@@ -66,6 +66,23 @@ def fresh_rate_limits():
         caches["throttle"].clear()
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """The SQLite pass tests a database file, as `make run` serves one (WAL, a writer waits
+    for the lock), not Django's default in-memory test database.
+
+    That one is shared-cache: its locks are per table, and a statement that meets another
+    connection's lock fails at once ("database table is locked") instead of waiting, which
+    no site ever sees. A live-server test whose page read a table while the test wrote it
+    failed that way in CI (2026-11-29, the deck lab's progress test)."""
+    from django.conf import settings
+
+    default = settings.DATABASES["default"]
+    if default["ENGINE"].endswith("sqlite3"):
+        path = tmp_path_factory.mktemp("sqlite") / "test.sqlite3"
+        default.setdefault("TEST", {})["NAME"] = str(path)
+
+
 @pytest.fixture
 def postgres_db(db):
     from django.db import connection
