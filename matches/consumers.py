@@ -48,6 +48,7 @@ from django.utils import translation
 
 from .api import make_move
 from .errors import NotFound
+from .holders import HOLDER_FUSE, is_holder_queue
 from .models import Match
 from .push import VERSION_TTL, encode, group_name, hello_text, stamp, version_key
 from .selectors import get_match, match_payload, viewer_seat
@@ -217,6 +218,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.budget = MoveBudget(MOVE_RATE, MOVE_BURST)
         self.moves = set()  # the running move tasks (a task nobody holds can be collected)
         self.awaiting = {}  # client_action_id -> future of a worker's answer (_send_to_worker)
+        self.holder = ""  # the queue of the worker that pushed this game's last update
+        self.fuses = set()  # moves being sent past a silent holder (_holder_silent)
 
     async def connect(self):
         match_id = self.scope["url_route"]["kwargs"]["match_id"]
@@ -334,15 +337,36 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
                 or time.monotonic() - self.session_read_at > SESSION_RECHECK):  # fmt: skip
             return None
         move = _move_body(content)
-        answered = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        answered = loop.create_future()
         self.awaiting[client_action_id] = answered
+        holder = self.holder
         try:
-            await send_move(self.match_id, self.user, move, self.channel_name)
+            await send_move(self.match_id, self.user, move, self.channel_name, holder)
         except Exception:  # noqa: BLE001 - the broker: the POST's way says what to say
             self.awaiting.pop(client_action_id, None)
             log.warning("a socket's move could not be queued", exc_info=True)
             return None
+        if holder:
+            fuse = loop.call_later(HOLDER_FUSE, self._holder_silent, move, answered)
+            answered.add_done_callback(lambda _answered: fuse.cancel())
         return answered
+
+    def _holder_silent(self, move, answered) -> None:
+        """The move sent to its game's holder (matches/holders.py) has no answer after
+        HOLDER_FUSE: it goes to the shared queue too, and this socket's moves go there until
+        a push names a holder again. Lost on the way, the answer's wait still ends it."""
+        if answered.done():
+            return
+        self.holder = ""
+        task = asyncio.create_task(send_move(self.match_id, self.user, move, self.channel_name))
+        self.fuses.add(task)
+        task.add_done_callback(self._fuse_sent)
+
+    def _fuse_sent(self, task) -> None:
+        self.fuses.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("a move could not be sent past its silent holder: %r", task.exception())
 
     async def _worker_answer(self, client_action_id, answered) -> str:
         """The worker's answer; "" when it was not stored or not answered within
@@ -379,5 +403,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def match_update(self, event):
         # The worker encoded each viewer's message once; the server only forwards the text.
+        # Its queue (matches/holders.py) stays here: the page never sees it.
+        holder = event.get("holder")
+        self.holder = holder if is_holder_queue(holder) else ""
         last_updates.remember(self.group, event)
         await self.send(text_data=event["text"])

@@ -20,6 +20,7 @@ from django.core.cache.backends.redis import RedisCache
 
 from cardgame.channel_layer import sync_client
 
+from .holders import own_queue
 from .models import Match
 from .positions import current_state
 from .selectors import match_payload, project_event
@@ -217,7 +218,8 @@ def _answer_message(client_action_id, text) -> dict:
 
 def _message(made, stamp_) -> dict:
     text, cut = made
-    return {"type": "match.update", "text": text, "cut": cut, "stamp": stamp_}
+    return {"type": "match.update", "text": text, "cut": cut, "stamp": stamp_,
+            "holder": own_queue()}  # fmt: skip
 
 
 def _made(made) -> tuple[str, int]:
@@ -254,7 +256,7 @@ def _run_push_script(script, layer, texts, stamp_, note, answer=None) -> list[in
     # apart in the channel's sorted set): 8 random bytes here, 4 more per message there
     args = [time.time(), layer.group_expiry, int(layer.expiry), layer.capacity, layer.prefix,
             os.urandom(8), *(note[1:] if note is not None else ("",)), VERSION_TTL, stamp_,
-            reply_to, client_action_id, answer_text_,
+            reply_to, client_action_id, answer_text_, own_queue(),
             *(part for _group, made in texts for part in made)]  # fmt: skip
     over, expired, wanted = script(keys=keys, args=args)
     if over or expired:
@@ -282,12 +284,13 @@ def _push_script(layer):
 # version note's key when there is a note.
 # ARGV: now, group expiry, message expiry, capacity, the layer's prefix, 8 random bytes,
 # the note's value ("" for none), its time to live, the position's stamp, the answer's
-# channel ("" for none), client_action_id and text, then each group's text ("": not
-# made) and cut (where its events begin).
+# channel ("" for none), client_action_id and text, this worker's own queue ("": none;
+# matches/holders.py), then each group's text ("": not made) and cut (where its events
+# begin).
 # For each group, as channels-redis's group_send: drop members past the group expiry, and
 # per receiving process (the channel key: the prefix and the name up to its "!") drop
 # expired messages, then add the message unless the key is at capacity; the message is
-# channels-redis's msgpack of {type, text, cut, stamp, __asgi_channel__: [channels]}
+# channels-redis's msgpack of {type, text, cut, stamp, holder, __asgi_channel__: [channels]}
 # behind 12 bytes. The answer, as channels-redis's send to one channel: after the groups'
 # messages (its 4 bytes sort after theirs), {type, client_action_id, text,
 # __asgi_channel__: the channel}.
@@ -312,8 +315,8 @@ local over, expired, wanted = 0, 0, {}
 for g = 1, groups do
     redis.call('ZREMRANGEBYSCORE', KEYS[g], 0, math.floor(now) - group_expiry)
     local members = redis.call('ZRANGE', KEYS[g], 0, -1)
-    local text = ARGV[11 + 2 * g]
-    local cut = tonumber(ARGV[12 + 2 * g])
+    local text = ARGV[12 + 2 * g]
+    local cut = tonumber(ARGV[13 + 2 * g])
     if #members > 0 and text == '' then
         table.insert(wanted, g)
     elseif #members > 0 then
@@ -331,7 +334,8 @@ for g = 1, groups do
             expired = expired + redis.call('ZREMRANGEBYSCORE', key, 0, math.floor(now) - expiry)
             if redis.call('ZCOUNT', key, '-inf', '+inf') < capacity then
                 local body = cmsgpack.pack({type = 'match.update', text = text, cut = cut,
-                                            stamp = stamp, __asgi_channel__ = by_key[key]})
+                                            stamp = stamp, holder = ARGV[13],
+                                            __asgi_channel__ = by_key[key]})
                 local unique = string.format('%02d%02d', g % 100, i % 100)
                 redis.call('ZADD', key, now, nonce .. unique .. body)
                 redis.call('EXPIRE', key, expiry)

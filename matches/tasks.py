@@ -20,6 +20,8 @@ from celery import shared_task
 from celery.utils.nodenames import anon_nodename
 from django.db import OperationalError
 
+from . import holders  # noqa: F401 - a worker process's own queue (its signals)
+
 log = logging.getLogger(__name__)
 _local = threading.local()
 
@@ -91,16 +93,18 @@ def _run_eagerly(task, args) -> None:
 # --- a task sent from an event loop ---------------------------------------------------------
 
 
-async def send_from_loop(task, *args) -> bool:
+async def send_from_loop(task, *args, queue: str = "") -> bool:
     """Send `task` from an event loop (a socket's move, matches/consumers.py) without
     leaving it: the message Celery's `apply_async` would push (`task_message`), pushed by
     this loop's own Redis client. A thread's `apply_async` was a fifth of a web process's
     CPU under 50 games and a hop to a thread and back on the path of every move
-    (bench/RESULTS.md, issue 16). False when this broker is not a plain Redis queue (then
+    (bench/RESULTS.md, issue 16). `queue`: a worker's own queue (matches/holders.py)
+    instead of the shared one. False when this broker is not a plain Redis queue (then
     the caller sends it the usual way); raises what Redis raises."""
-    queue = _plain_redis_queue(task.app)
-    if queue is None:
+    shared = _plain_redis_queue(task.app)
+    if shared is None:
         return False
+    queue = queue or shared
     await _loop_client(task.app.conf.broker_url).lpush(queue, task_message(task, args, queue))
     return True
 
