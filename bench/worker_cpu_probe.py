@@ -72,7 +72,7 @@ def _install(**_kwargs):
     from django.db.backends.base.base import BaseDatabaseWrapper
 
     from cardgame import broker
-    from matches import push, services, state_cache
+    from matches import holders, push, services, state_cache
 
     for name in ("drain", "_locked_seats_and_pending", "_rebuilt", "_apply_request",
                  "_save_position"):  # fmt: skip
@@ -86,6 +86,8 @@ def _install(**_kwargs):
     _wrap(state_cache, "take_entry", "drain > state_cache.take_entry")
     _wrap(broker.QoS, "append", "kombu: delivery recorded (in Redis for unswept tasks)")
     _wrap(broker.QoS, "ack", "kombu: ack")
+    # a move from the worker's own queue: no Celery task around it (matches/holders.py)
+    _wrap(holders, "drain_held_move", "task drain_held_move")
     gc.callbacks.append(_collector)
     # hooked here, in the worker, not at import: the bench imports this module too (for
     # `report`), and its own process must record and write nothing
@@ -119,8 +121,10 @@ def report() -> str:
         for label, (calls, seconds) in data["parts"].items():
             parts[label][0] += calls
             parts[label][1] += seconds
-    # a drain comes from drain_match (a stored request) or drain_move (a socket's move)
-    drains = sum(parts.get(f"task {name}", [0, 0.0])[0] for name in ("drain_match", "drain_move"))
+    # a drain comes from drain_match (a stored request), drain_move (a socket's move) or
+    # the worker's own queue (a socket's move sent to the worker holding its position)
+    names = ("drain_match", "drain_move", "drain_held_move")
+    drains = sum(parts.get(f"task {name}", [0, 0.0])[0] for name in names)
     if not drains:
         return "probe: no drain recorded"
     lines = [

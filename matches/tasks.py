@@ -20,7 +20,7 @@ from celery import shared_task
 from celery.utils.nodenames import anon_nodename
 from django.db import OperationalError
 
-from . import holders  # noqa: F401 - a worker process's own queue (its signals)
+from . import holders  # a worker process's own queue (and its signals)
 
 log = logging.getLogger(__name__)
 _local = threading.local()
@@ -104,8 +104,11 @@ async def send_from_loop(task, *args, queue: str = "") -> bool:
     shared = _plain_redis_queue(task.app)
     if shared is None:
         return False
-    queue = queue or shared
-    await _loop_client(task.app.conf.broker_url).lpush(queue, task_message(task, args, queue))
+    if queue:  # a worker's own queue takes the move alone, without Celery's headers
+        message = holders.held_move_message(queue, args)
+    else:
+        queue, message = shared, task_message(task, args, shared)
+    await _loop_client(task.app.conf.broker_url).lpush(queue, message)
     return True
 
 

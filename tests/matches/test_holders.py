@@ -196,7 +196,7 @@ def test_a_worker_removes_its_own_queue_when_it_stops(celery_worker_process):
     broker.lpush(name, b"left behind")
     process.terminate()
     process.wait(timeout=30)
-    assert not broker.exists(name) and not broker.exists(f"_kombu.binding.{name}")
+    assert not broker.exists(name, f"_kombu.binding.{name}", f"_kombu.binding_permanent.{name}")
 
 
 def test_a_prefork_worker_names_no_queue_of_its_own(monkeypatch):
