@@ -62,8 +62,8 @@ def is_holder_queue(name) -> bool:
 
 @celeryd_after_setup.connect
 def _consume_own_queue(sender, instance, **_kwargs) -> None:
-    """A queue of this worker process's own, beside the shared ones (the way Celery's
-    documentation adds a queue per worker: `celeryd_after_setup`, `select_add`)."""
+    """The name of this worker process's own queue, which `HeldMoves` reads beside the
+    shared queues Celery reads; named once the pool is known (`celeryd_after_setup`)."""
     global _own_queue
     if not str(getattr(instance.pool_cls, "__module__", "")).startswith(_SHARING_POOLS):
         return
