@@ -114,12 +114,10 @@ def drain_held_move(body) -> None:
     after HOLDER_FUSE, or stores it itself."""
     from django.db import close_old_connections
 
-    from .services import SocketMove, drain_move
+    from .tasks import drain_move
 
     try:
-        match_id, user_id, client_action_id, expected_version, action, reply_to = json.loads(body)
-        move = SocketMove(user_id, client_action_id, expected_version, action, reply_to)
-        drain_move(match_id, move)
+        drain_move.run(*json.loads(body))  # the task's own body, without Celery around it
     except Exception:  # noqa: BLE001 - the consumer must live on
         log.exception("a move from this worker's own queue failed")
     finally:
