@@ -651,16 +651,19 @@ def moves_by_worker() -> bool:
 
 async def send_move(match_id: int, user, move: dict, reply_to: str, holder: str = "") -> None:
     """Queue a socket's move, unstored, for a worker (`drain_move`), from the socket's event
-    loop (`tasks.send_from_loop`): to `holder`, the queue of the worker that holds the
-    game's position (matches/holders.py), or else to the shared queue. Raises what the
-    broker raises (the caller then stores the move itself)."""
+    loop: to `holder`, the queue of the worker that holds the game's position
+    (`tasks.send_to_holder`, matches/holders.py), or else to the shared queue
+    (`tasks.send_from_loop`). Raises what the broker raises (the caller then stores the
+    move itself)."""
     from asgiref.sync import sync_to_async
 
     from . import tasks
 
     args = (int(match_id), user.pk, move.get("client_action_id"),
             move.get("expected_version"), move.get("action"), reply_to)  # fmt: skip
-    if not await tasks.send_from_loop(tasks.drain_move, *args, queue=holder):
+    if holder and await tasks.send_to_holder(holder, *args):
+        return
+    if not await tasks.send_from_loop(tasks.drain_move, *args):
         await sync_to_async(tasks.enqueue, thread_sensitive=False)(tasks.drain_move, *args)
 
 

@@ -93,22 +93,29 @@ def _run_eagerly(task, args) -> None:
 # --- a task sent from an event loop ---------------------------------------------------------
 
 
-async def send_from_loop(task, *args, queue: str = "") -> bool:
+async def send_from_loop(task, *args) -> bool:
     """Send `task` from an event loop (a socket's move, matches/consumers.py) without
     leaving it: the message Celery's `apply_async` would push (`task_message`), pushed by
     this loop's own Redis client. A thread's `apply_async` was a fifth of a web process's
     CPU under 50 games and a hop to a thread and back on the path of every move
-    (bench/RESULTS.md, issue 16). `queue`: a worker's own queue (matches/holders.py)
-    instead of the shared one. False when this broker is not a plain Redis queue (then
+    (bench/RESULTS.md, issue 16). False when this broker is not a plain Redis queue (then
     the caller sends it the usual way); raises what Redis raises."""
-    shared = _plain_redis_queue(task.app)
-    if shared is None:
+    queue = _plain_redis_queue(task.app)
+    if queue is None:
         return False
-    if queue:  # a worker's own queue takes the move alone, without Celery's headers
-        message = holders.held_move_message(queue, args)
-    else:
-        queue, message = shared, task_message(task, args, shared)
-    await _loop_client(task.app.conf.broker_url).lpush(queue, message)
+    await _loop_client(task.app.conf.broker_url).lpush(queue, task_message(task, args, queue))
+    return True
+
+
+async def send_to_holder(queue: str, *args) -> bool:
+    """A socket's move (`drain_move`'s six values) to `queue`, the own queue of the worker
+    holding its position (matches/holders.py), as `send_from_loop` sends to the shared
+    queue: the move alone in kombu's envelope, no task headers. False when this broker is
+    not a plain Redis queue; raises what Redis raises."""
+    if _plain_redis_queue(drain_move.app) is None:
+        return False
+    message = holders.held_move_message(queue, args)
+    await _loop_client(drain_move.app.conf.broker_url).lpush(queue, message)
     return True
 
 

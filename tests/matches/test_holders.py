@@ -35,13 +35,18 @@ def _own_queue(process, index: int) -> str:
 def sends(monkeypatch):
     """Every move the web sends to a worker: (client_action_id, queue; "" is the shared)."""
     seen = []
-    real = tasks.send_from_loop
+    to_shared, to_holder = tasks.send_from_loop, tasks.send_to_holder
 
-    async def recording(task, *args, queue=""):
+    async def shared(task, *args):
+        seen.append((args[2], ""))
+        return await to_shared(task, *args)
+
+    async def holder(queue, *args):
         seen.append((args[2], queue))
-        return await real(task, *args, queue=queue)
+        return await to_holder(queue, *args)
 
-    monkeypatch.setattr(tasks, "send_from_loop", recording)
+    monkeypatch.setattr(tasks, "send_from_loop", shared)
+    monkeypatch.setattr(tasks, "send_to_holder", holder)
     return seen
 
 
@@ -219,3 +224,13 @@ def test_a_consumer_takes_only_a_workers_own_queue_from_a_push(value):
     """Whatever else a push carried, the next move goes to the shared queue."""
     assert holders.is_holder_queue("kgk.holder.w@host.12")
     assert not holders.is_holder_queue(value)
+
+
+@pytest.mark.parametrize("body", [b"not json", b"[1, 2]", b"{}", b'[1, 2, "a", 0, "pass", "x", 7]'])
+def test_a_malformed_message_in_a_workers_own_queue_is_logged_and_the_consumer_lives_on(
+    body, caplog
+):
+    """Nothing but our web processes writes there; whatever else arrives is logged, and
+    its move (if any) reaches a worker through the shared queue after the fuse."""
+    holders.drain_held_move(body)
+    assert "a move from this worker's own queue failed" in caplog.text
