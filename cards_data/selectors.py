@@ -32,29 +32,46 @@ def related_cards(card: Card, limit: int = 6):
     )
 
 
+# Only this section of docs/rulings.md reaches the card pages: the rest are our design
+# notes (in English, naming files and fields), not rulings written for players.
+PLAYER_RULINGS_HEADING = "Card rulings for players"
+_CARD_HEADING = re.compile(r"^###\s+(KG\d+-\d+)\b")
+_LANG_PARAGRAPH = re.compile(r"^(hu|en):\s*", re.IGNORECASE)
+
+
 @lru_cache(maxsize=1)
-def _rulings_paragraphs(mtime: float) -> list[tuple[str, str]]:
-    """(section heading, paragraph) pairs of docs/rulings.md."""
-    heading, pairs = "", []
+def _rulings_paragraphs(mtime: float) -> dict[tuple[str, str], list[str]]:
+    """(card code, language) -> Markdown paragraphs of docs/rulings.md's player section.
+
+    The section holds one `### KG1-xxx Name` heading per card and under it paragraphs
+    that start with `hu:` or `en:`; anything else in the file is ignored."""
+    rulings: dict[tuple[str, str], list[str]] = {}
+    in_section, code = False, None
     for block in re.split(r"\n\s*\n", RULINGS_PATH.read_text(encoding="utf-8")):
         block = block.strip()
-        if block.startswith("#"):
-            heading = block.splitlines()[0].lstrip("# ").strip()
-            rest = "\n".join(block.splitlines()[1:]).strip()
-            if rest:
-                pairs.append((heading, rest))
-        elif block:
-            pairs.append((heading, block))
-    return pairs
+        if block.startswith(("# ", "## ")):
+            in_section = block.splitlines()[0].lstrip("# ").strip() == PLAYER_RULINGS_HEADING
+            code = None
+            continue
+        if not in_section:
+            continue
+        heading = _CARD_HEADING.match(block)
+        if heading:
+            code = heading.group(1)
+            block = "\n".join(block.splitlines()[1:]).strip()
+        marked = _LANG_PARAGRAPH.match(block)
+        if code and marked:
+            lang = marked.group(1).lower()
+            rulings.setdefault((code, lang), []).append(block[marked.end() :].strip())
+    return rulings
 
 
-def rulings_for(card: Card) -> list[tuple[str, str]]:
-    """Paragraphs of docs/rulings.md that name the card in italics (*Name*) or by code."""
+def rulings_for(card: Card, lang: str = "en") -> list[str]:
+    """The card's rulings written for players, in the page's language (Markdown)."""
     if not RULINGS_PATH.exists():
         return []
-    marks = (f"*{card.name}*", card.code)
-    paragraphs = _rulings_paragraphs(RULINGS_PATH.stat().st_mtime)
-    return [(h, p) for h, p in paragraphs if any(m in p for m in marks)]
+    rulings = _rulings_paragraphs(RULINGS_PATH.stat().st_mtime)
+    return list(rulings.get((card.code, "hu" if lang == "hu" else "en"), []))
 
 
 CARD_DICT_FIELDS = (

@@ -25,6 +25,16 @@ def get_item(mapping, key):
     return (mapping or {}).get(key, "")
 
 
+@register.filter
+def signed(value):
+    """A printed bonus with its sign: "+2", "-1" (never "+-1"), "0"."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return value
+    return f"+{number}" if number > 0 else str(number)
+
+
 @register.simple_tag(takes_context=True)
 def url_in_language(context, lang_code):
     """This page's URL in another language, worked out from the page's own language.

@@ -67,7 +67,7 @@ def test_card_detail_shows_stats_rulings_and_related(client, cobra):
     for label in ("Speed", "Firepower", "Armour", "Bombardment"):
         assert label in html
     assert response.context["related"]
-    assert response.context["rulings"], "docs/rulings.md names Cobra Flash"
+    assert response.context["rulings"] == [], "Cobra Flash is in the design notes only"
 
 
 def test_unknown_card_is_a_404_page(client, catalogue):
