@@ -238,7 +238,11 @@ def events() -> dict:
     """The log's sentences, one per event kind (R 16: only what the viewer may see)."""
     return {
         "turn": _("Turn %(turn)s: %(player)s"),
-        "credits": _("%(player)s: %(change)s credits (now %(credits)s)"),
+        # {one, other}: board.js counts by the change's size (n), "+1 credit", "+2 credits"
+        "credits": ngettext_forms(
+            "%(player)s: %(change)s credit (now %(credits)s)",
+            "%(player)s: %(change)s credits (now %(credits)s)",
+        ),
         "pass": _("%(player)s passes"),
         "keep": _("%(player)s keeps the hand"),
         "mulligan": _("%(player)s takes a mulligan"),
@@ -247,7 +251,10 @@ def events() -> dict:
         "play": _("%(player)s plays %(card)s"),
         "announce": _("%(code)s is on the chain: it may be answered"),
         "resolve": _("%(code)s resolves"),
-        "upgrades": _("%(card)s now has %(upgrades)s upgrade counters"),
+        "upgrades": ngettext_forms(
+            "%(card)s now has %(upgrades)s upgrade counter",
+            "%(card)s now has %(upgrades)s upgrade counters",
+        ),
         "end_phase": _("%(player)s: end phase"),
         "end_turn": _("%(player)s ends the turn"),
         "pay": _("%(player)s pays %(cost)s for %(card)s"),

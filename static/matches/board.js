@@ -575,7 +575,8 @@
     if (typeof ev.from === "string") p.from = zoneWord(ev.from);
     if (typeof ev.zone === "string") p.zone = zoneWord(ev.zone) || zoneWord(ev.zone.split("_")[0]);
     if (ev.kind === "game_over") p.reason = S.reasons[ev.reason] || "";
-    if (ev.kind === "credits") p.change = ev.change > 0 ? `+${num(ev.change)}` : num(ev.change);
+    if (ev.kind === "credits") { p.change = ev.change > 0 ? `+${num(ev.change)}` : num(ev.change); p.n = Math.abs(ev.change); }
+    if (ev.kind === "upgrades") p.n = ev.upgrades;
     ["turn", "credits", "cost", "amount", "total", "upgrades", "at"].forEach((k) => { if (typeof ev[k] === "number" && !(k in p)) p[k] = ev[k]; });
     if (ev.kind === "modify" || ev.kind === "cost_modifier") p.amount = ev.amount > 0 ? `+${num(ev.amount)}` : num(ev.amount);
     let template = E[ev.kind];

@@ -155,3 +155,13 @@ def test_counts_come_in_both_forms_of_the_language():
     assert hungarian["cards_in_centre"] == {"one": "%(n)s lap a központban",
                                             "other": "%(n)s lap a központban"}  # fmt: skip
     assert hungarian["result_turns"]["one"] == "%(n)s kör után"
+
+
+def test_hungarian_table_says_ujrakeveres_not_mulligan():
+    """R 23 (glossary): the Hungarian word for the mulligan is "újrakeverés"; the table
+    showed "Mulligan: öt új lapot húzok" (issue 34)."""
+    with translation.override("hu"):
+        table = presentation.client_strings()
+    words = list(strings(table))
+    assert not [w for w in words if "ulligan" in w.lower()]
+    assert table["actions"]["mulligan"].startswith("Újrakeverés")

@@ -1,0 +1,60 @@
+"""Issue 34: the log's sentences as the pages' own script (static/matches/board.js) writes
+them from the server's phrase table, in a real Chromium: counted words agree with the count
+("+1 credit", not "+1 credits")."""
+
+import json
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.utils import translation
+
+from matches.presentation import client_strings
+
+pytestmark = pytest.mark.browser
+
+BOARD_JS = Path(settings.BASE_DIR) / "static" / "matches" / "board.js"
+
+
+def _describe(new_page, lang, events):
+    with translation.override(lang):
+        strings = json.dumps(client_strings()).replace("</", "<\\/")
+    page = new_page()
+    page.set_content(
+        f'<div data-lang="{lang}"></div>'
+        f'<script id="strings" type="application/json">{strings}</script>'
+    )
+    page.add_script_tag(content=BOARD_JS.read_text(encoding="utf-8"))
+    lines = page.evaluate(
+        """(events) => events.map((ev) => {
+            const parts = window.KGKBoard.describe(ev, (seat) => ["Anna", "Béla"][seat]);
+            return parts.map((p) => (typeof p === "string" ? p : p.textContent)).join("");
+        })""",
+        events,
+    )
+    assert not page.js_errors, page.js_errors
+    return lines
+
+
+def test_english_log_counts_credits_and_upgrade_counters(new_page):
+    lines = _describe(
+        new_page,
+        "en",
+        [
+            {"kind": "credits", "player": 0, "change": 1, "credits": 3},
+            {"kind": "credits", "player": 1, "change": -2, "credits": 0},
+            {
+                "kind": "upgrades",
+                "card": {"id": 9, "code": "KG1-075", "name": "Aknagyűrű"},
+                "upgrades": 1,
+            },
+        ],
+    )
+    assert lines[0] == "Anna: +1 credit (now 3)"
+    assert lines[1] == "Béla: -2 credits (now 0)"
+    assert lines[2].endswith("now has 1 upgrade counter")
+
+
+def test_hungarian_log_keeps_its_one_form(new_page):
+    lines = _describe(new_page, "hu", [{"kind": "credits", "player": 0, "change": 2, "credits": 5}])
+    assert lines == ["Anna: +2 credit (most 5)"]
