@@ -20,6 +20,7 @@ from cards_data.search.normalize import fold
 from engine import catalog
 from engine.effects import validate_ability
 
+from .definitions import definition
 from .models import Card, Edition, Keyword
 
 SETS_DIR = Path(__file__).resolve().parent / "sets"
@@ -205,6 +206,7 @@ def card_fields(card: dict) -> dict:
         "bonus_armour": bonus.get("armour"),
         "bonus_bombardment": bonus.get("bombardment"),
         "abilities": card.get("abilities", []),
+        "definition": definition(card),
         "text_hu": text_hu,
         "text_en": text_en,
         "flavor_hu": flavor_hu,

@@ -97,6 +97,9 @@ class Card(models.Model):
     bonus_bombardment = models.SmallIntegerField(null=True, blank=True)
 
     keywords = models.ManyToManyField(Keyword, blank=True, related_name="cards")
+    # The set file's entry as the engine reads it (cards_data/definitions.py): the columns
+    # above and below serve search and display; every game is played with this.
+    definition = models.JSONField(default=dict, blank=True, editable=False)
     abilities = models.JSONField(default=list, blank=True)
     text_hu = models.TextField(blank=True)
     text_en = models.TextField(blank=True)

@@ -72,27 +72,3 @@ def rulings_for(card: Card, lang: str = "en") -> list[str]:
         return []
     rulings = _rulings_paragraphs(RULINGS_PATH.stat().st_mtime)
     return list(rulings.get((card.code, "hu" if lang == "hu" else "en"), []))
-
-
-CARD_DICT_FIELDS = (
-    "code", "name", "name_en", "race", "type", "subtype", "rarity", "clan", "credit_cost", "cost_kind",
-    "speed", "firepower", "armour", "bombardment", "size", "hangar_size", "upgrade_limit", "abilities",
-)  # fmt: skip
-
-
-def card_dict(card: Card) -> dict:
-    """A catalogue row in the shape of the set files, for the engine and the deck tools."""
-    data = {name: getattr(card, name) for name in CARD_DICT_FIELDS}
-    data["race"] = card.race or None
-    if card.credit_cost is None and card.cost_kind:
-        data["credit_cost"] = {"kind": card.cost_kind}
-    data["keywords"] = [k.slug for k in card.keywords.all()]
-    return data
-
-
-def card_dicts(codes=None) -> dict[str, dict]:
-    """code -> card dict, for the given codes (or the whole catalogue)."""
-    cards = Card.objects.prefetch_related("keywords")
-    if codes is not None:
-        cards = cards.filter(code__in=list(codes))
-    return {card.code: card_dict(card) for card in cards}

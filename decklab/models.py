@@ -40,6 +40,11 @@ class LabRun(models.Model):
     bot = models.CharField(max_length=16, choices=BOT_CHOICES, default="heuristic")
     seed = models.CharField(max_length=32, default=new_seed)
     status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=QUEUED)
+    # The fingerprint of the card definitions the games were played with (the deck's and
+    # the gauntlet's; cards_data.definitions.digest): a run is out of date once the
+    # catalogue's differ. Runs made before it was kept have none, and are out of date: they
+    # were played without the printed stat bonuses and upgrade limits (issue 34).
+    definitions = models.CharField(max_length=16, blank=True)
     error = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)

@@ -3,6 +3,7 @@
 from django.db.models import Count, Q, Sum
 from django.utils.translation import get_language
 
+from cards_data.definitions import digest_of
 from decks.selectors import visible_decks
 from engine.catalog import RACES
 from engine.simulate import wilson
@@ -53,6 +54,19 @@ def opponent_label(ref: dict, lang: str) -> str:
     return f"{ref['name_hu'] if lang == 'hu' else ref['name_en']} ({races})"
 
 
+def run_codes(colony) -> set[str]:
+    """Every card code a run's games use: the deck's and the whole gauntlet's."""
+    codes = {code for code, _n in colony}
+    for ref in reference_decks():
+        codes |= {code for code, _n in ref["cards"]}
+    return codes
+
+
+def out_of_date(run: LabRun) -> bool:
+    """Whether the run's games were played with other card definitions than today's."""
+    return run.definitions != digest_of(run_codes(run.colony))
+
+
 def run_results(run: LabRun) -> dict:
     """Everything the run page and its JSON endpoint show."""
     lang = "hu" if (get_language() or "hu").startswith("hu") else "en"
@@ -80,6 +94,9 @@ def run_results(run: LabRun) -> dict:
         "bot": run.bot,  # who played both sides (issue 18): heuristic or search-<strength>
         "bot_label": str(dict(LabRun.BOT_CHOICES).get(run.bot, run.bot)),
         "error": run.error,
+        # Played with other card definitions than today's (a card's numbers changed, or
+        # the run is from before the printed bonuses reached the games): run it again.
+        "out_of_date": out_of_date(run),
         "games": run.games,
         "done": total["games"],
         "percent": round(100 * total["games"] / run.games, 1) if run.games else 100.0,

@@ -11,12 +11,13 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from cards_data.selectors import card_dicts
+from cards_data import definitions
 from decks import play
 
 from . import background, simulation
 from .models import LabChunk, LabRun
 from .reference import colony_codes, reference_deck, reference_decks
+from .selectors import run_codes
 
 logger = logging.getLogger(__name__)
 
@@ -169,6 +170,7 @@ def start_run(user, deck, games: int, bot: str = DEFAULT_BOT) -> LabRun:
             colony=colony,
             games=games,
             bot=bot,
+            definitions=definitions.digest_of(run_codes(colony)),
         )
         opponents = [ref["key"] for ref in reference_decks()]
         chunks = split_games(games, opponents, CHUNK_GAMES_BY_BOT[bot])
@@ -202,13 +204,11 @@ def _queue_chunks(chunk_ids, long=False):
         background.submit(chunk_ids, play_chunk)
 
 
-def _colonies(run, opponent: str) -> list[list[dict]]:
+def run_colonies(run, opponent: str) -> list[list[dict]]:
+    """The two colonies of a run's game against one reference colony, as the engine plays
+    them (cards_data.definitions: the same definitions as every online game)."""
     theirs = reference_deck(opponent)["cards"]
-    dicts = card_dicts({code for code, _n in run.colony} | {code for code, _n in theirs})
-    return [
-        [dicts[code] for code in colony_codes(run.colony)],
-        [dicts[code] for code in colony_codes(theirs)],
-    ]
+    return [definitions.colony(colony_codes(run.colony)), definitions.colony(colony_codes(theirs))]
 
 
 def worker_name() -> str:
@@ -233,7 +233,7 @@ def play_chunk(chunk_id: int, claim: bool = False) -> None:
     LabRun.objects.filter(pk=run.pk, status=LabRun.QUEUED).update(status=LabRun.RUNNING)
     try:
         tally = simulation.play_games(
-            _colonies(run, chunk.opponent),
+            run_colonies(run, chunk.opponent),
             seed=f"{run.seed}-{chunk.opponent}",
             first=chunk.first,
             games=chunk.games,

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from django.utils.translation import gettext_lazy
 
-from cards_data.selectors import card_dicts
+from cards_data.definitions import card_dicts
 from engine.deck import RULESETS as DECK_RULES
 from engine.deck import check_deck
 from engine.ruleset import Ruleset as GameRuleset

@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from cards_data.definitions import card_dicts
 from cards_data.models import Card
-from cards_data.selectors import card_dicts
 from engine.deck import DECK_SIZE, RULESETS
 
 from . import play

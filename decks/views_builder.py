@@ -10,8 +10,8 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from cards_data.definitions import card_dicts
 from cards_data.models import Card
-from cards_data.selectors import card_dicts
 from cards_data.serializers import CardSerializer
 from engine import catalog
 from engine.deck import DECK_SIZE, MAX_RACES, RULESETS

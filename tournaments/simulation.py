@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from cards_data.definitions import card_dicts
 from cards_data.models import Card
-from cards_data.selectors import card_dicts
 from decks.services import save_deck
 from engine.catalog import RACE_PAIRS
 from engine.rng import Rng

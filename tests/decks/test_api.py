@@ -10,8 +10,8 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from cards_data.definitions import card_dicts
 from cards_data.models import Card
-from cards_data.selectors import card_dicts
 from decks import services
 from decks.models import CollectionEntry, Deck, DeckCard, DeckVersion
 from decks.textformat import encode_share_code, export_text

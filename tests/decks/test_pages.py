@@ -230,7 +230,7 @@ def test_detail_legality_lists_every_problem_in_both_languages(client, catalogue
 
 def test_simplified_combat_problem_is_explained(client, catalogue, alice):
     """R 9.5.4 on the page: a speed/return-fire card under the simplified combat system."""
-    from cards_data.selectors import card_dicts
+    from cards_data.definitions import card_dicts
     from engine.deck import mentions_speed_or_return_fire
 
     banned = next(
@@ -345,7 +345,7 @@ def test_sample_hand_is_reproducible_by_seed(client, laci_deck):
     assert len(codes) == 5
     assert codes == [card.code for card in again.context["hand"]]
     assert html(first).split('id="hand-cards"')[1].count('class="card-face') == 5
-    from cards_data.selectors import card_dicts
+    from cards_data.definitions import card_dicts
 
     dicts = card_dicts()
     entries = [(dicts[e.card.code], e.count) for e in laci_deck.entries.all()]
@@ -578,7 +578,7 @@ def test_booster_gives_15_cards_never_ultra_rare_and_the_collection_grows(client
 
 
 def test_boosters_never_hold_ultra_rares_over_many_seeds(catalogue):
-    from cards_data.selectors import card_dicts
+    from cards_data.definitions import card_dicts
 
     cards = list(card_dicts().values())
     assert any(c["rarity"] == "ultra_rare" for c in cards)
