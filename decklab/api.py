@@ -8,6 +8,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from cardgame.limits import LabRunThrottle
+from cardgame.params import BadNumber, record_id, whole_number
 from decks.selectors import visible_decks
 
 from . import services
@@ -33,28 +34,31 @@ def parse_games(value, bot: str = services.DEFAULT_BOT) -> int:
     """The number of games from JSON or a form: a whole number in range, or BadInput."""
     if isinstance(value, bool) or value is None or value == "":
         raise BadInput(_("Give the number of games as a whole number."))
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, float) and value.is_integer():  # JSON's 200.0 or 2e2
         value = int(value)
-    if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
-        value = int(value.strip())
-    if not isinstance(value, int):
-        raise BadInput(_("The number of games must be a whole number, e.g. 200."))
     high = services.max_games(bot)
-    if not services.MIN_GAMES <= value <= high:
+    try:  # the site's one reader of a request's numbers ("²" and 4,301 digits were 500s)
+        value = whole_number(value, "games", low=services.MIN_GAMES, high=high)
+    except BadNumber as exc:
+        if not exc.out_of_range:
+            raise BadInput(_("The number of games must be a whole number, e.g. 200.")) from None
         if bot == services.DEFAULT_BOT:
             message = _("The number of games must be between %(low)d and %(high)d.")
         else:  # the thinking bot's games take long: its runs are shorter
             message = _(
                 "With the thinking bot the number of games must be between %(low)d and %(high)d."
             )
-        raise BadInput(message % {"low": services.MIN_GAMES, "high": high})
+        raise BadInput(message % {"low": services.MIN_GAMES, "high": high}) from None
     return value
 
 
 def parse_deck_id(value) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | str) or not str(value).isdigit():
-        raise BadInput(_("Give the deck as its numeric id."))
-    return int(value)
+    try:
+        return record_id(value, "deck")
+    except BadNumber as exc:
+        if exc.out_of_range:
+            raise BadInput(exc.message) from None
+        raise BadInput(_("Give the deck as its numeric id.")) from None
 
 
 def refused(error: services.LabRefused) -> Response:

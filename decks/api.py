@@ -13,6 +13,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from cardgame.limits import ImportThrottle, SearchThrottle
+from cardgame.params import whole_number
 from cards_data.selectors import card_dicts
 
 from . import services
@@ -147,9 +148,10 @@ class DeckViewSet(viewsets.ModelViewSet):
         versions = {v.number: v for v in deck.versions.all()}
         latest = max(versions, default=0)
         try:
-            after = int(request.query_params.get("to", latest))
-            before = int(request.query_params.get("from", after - 1))
-        except ValueError as error:
+            after = whole_number(request.query_params.get("to", latest), "to")
+            raw_before = request.query_params.get("from")
+            before = after - 1 if raw_before is None else whole_number(raw_before, "from")
+        except ValueError as error:  # cardgame.params.BadNumber
             raise ValidationError({"from": ["Version numbers are whole numbers."]}) from error
         known_before = before == 0 or before in versions  # 0: the empty deck before version 1
         missing = [

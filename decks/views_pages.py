@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_http_methods
 
+from cardgame.params import BadNumber, whole_number
 from cards_data.models import Card
 from cards_data.search import QuerySyntaxError, search_cards
 from cards_data.selectors import card_dicts
@@ -362,8 +363,8 @@ def deck_detail(request, pk):
 
 def _int_param(value):
     try:
-        return int(value)
-    except (TypeError, ValueError):
+        return whole_number(value, "version")  # cardgame.params: the site's one reader
+    except BadNumber:
         return None
 
 

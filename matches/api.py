@@ -19,6 +19,7 @@ from rest_framework.decorators import api_view, authentication_classes
 from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 
+from cardgame.params import BadNumber, record_id, whole_number
 from decks.models import Deck
 
 from . import selectors, services
@@ -88,12 +89,14 @@ def _body(request) -> dict:
 
 
 def _int_field(data, name, *, required=True):
+    """A record's id from the body (cardgame.params: the column's range), or BadRequest."""
     value = data.get(name)
     if value is None and not required:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | str) or not str(value).isdigit():
-        raise BadRequest(f"BAD_{name.upper()}", f"{name} must be a whole number (an id).")
-    return int(value)
+    try:
+        return record_id(value, name)
+    except BadNumber as exc:
+        raise BadRequest(f"BAD_{name.upper()}", exc.message) from None
 
 
 def _my_deck(request, data) -> Deck:
@@ -263,11 +266,12 @@ def match_action_status(request, pk, request_id):
 @match_api(["GET"])
 def match_events(request, pk):
     match = selectors.get_match(pk)
-    after = request.query_params.get("after", "0")
-    if not after.isdigit():
-        raise BadRequest("BAD_AFTER", "after must be a whole number (the last seq you have).")
+    try:  # the last seq the client has: a PositiveIntegerField
+        after = whole_number(request.query_params.get("after", "0"), "after")
+    except BadNumber as exc:
+        raise BadRequest("BAD_AFTER", exc.message) from None
     viewer = selectors.viewer_seat(match, request.user)
-    events = selectors.events_after(match, viewer, int(after))
+    events = selectors.events_after(match, viewer, after)
     # status too: a game the clock (or a concession) ends moves neither version nor seq
     answer = {"version": match.version, "seq": match.seq, "status": match.status}
     return Response({**answer, "events": events})

@@ -5,6 +5,7 @@ logged-in user's seat, never from anything the client claims.
 
 from django.db.models import OuterRef, Q, Subquery
 
+from cardgame.params import record_id
 from engine.flow import Event
 from engine.game import legal_actions
 from engine.serialize import load
@@ -27,7 +28,7 @@ def get_match(match_id, *, with_state=True, seat_of=None) -> Match:
         seats = Seat.objects.filter(match=OuterRef("pk"), user=seat_of.pk).order_by("seat")
         matches = matches.annotate(known_seat=Subquery(seats.values("seat")[:1]))
     try:
-        match = matches.get(pk=int(match_id))
+        match = matches.get(pk=record_id(match_id, "match"))  # BadNumber: a ValueError
     except (Match.DoesNotExist, TypeError, ValueError):
         raise NotFound("NO_SUCH_MATCH", f"There is no match {match_id}.") from None
     if known:
@@ -206,7 +207,8 @@ def request_status(match: Match, request_id, seat: int) -> dict:
     is "not found" like a missing one: its message and action id would say what that
     player tried, which their opponent must not learn (R 16)."""
     try:
-        request = ActionRequest.objects.get(match=match, seat=seat, pk=int(request_id))
+        request_pk = record_id(request_id, "request")  # BadNumber: a ValueError
+        request = ActionRequest.objects.get(match=match, seat=seat, pk=request_pk)
     except (ActionRequest.DoesNotExist, TypeError, ValueError):
         raise NotFound("NO_SUCH_REQUEST", f"There is no request {request_id}.") from None
     return request_payload(request)

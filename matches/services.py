@@ -23,6 +23,7 @@ from django.db.models import Case, F, Q, TextField, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from cardgame.params import BadNumber, whole_number
 from cards_data.selectors import card_dicts
 from decks import play
 from engine.actions import IllegalAction, MalformedAction, parse_action
@@ -378,8 +379,10 @@ def _check_request_shape(client_action_id, expected_version, action):
         )
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
         raise BadRequest("BAD_VERSION", "expected_version must be a whole number.")
-    if expected_version < 0:
-        raise BadRequest("BAD_VERSION", "expected_version cannot be negative.")
+    try:  # the column's range (PositiveIntegerField): 2**31 was a 500 on PostgreSQL
+        whole_number(expected_version, "expected_version")
+    except BadNumber as exc:
+        raise BadRequest("BAD_VERSION", exc.message) from None
     if not isinstance(action, str) or not 0 < len(action) <= MAX_ACTION:
         raise BadRequest("BAD_ACTION", "action must be an action id string, e.g. 'pass'.")
     try:

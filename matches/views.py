@@ -16,6 +16,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from cardgame.params import SMALLINT_MAX, BadNumber, optional_whole_number
 from cards_data.models import Card
 from cards_data.selectors import card_dicts
 from cards_data.templatetags.kgk import rules_parts
@@ -110,11 +111,19 @@ def _with_label(item: dict) -> dict:
     return {**item, "ruleset_label": play.RULESET_LABELS.get(item["ruleset"], item["ruleset"])}
 
 
+def _lobby_number(request, name, **bounds):
+    """A lobby form's number (cardgame.params), None when empty; a bad one is a 400."""
+    try:
+        return optional_whole_number(request.POST.get(name), name, **bounds)
+    except BadNumber as exc:
+        raise BadRequest(f"BAD_{name.upper()}", exc.message) from None
+
+
 def _deck_from_post(request):
-    value = request.POST.get("deck", "")
-    return (
-        Deck.objects.filter(pk=int(value), owner=request.user).first() if value.isdigit() else None
-    )
+    deck_id = _lobby_number(request, "deck", low=1)
+    if deck_id is None:
+        return None
+    return Deck.objects.filter(pk=deck_id, owner=request.user).first()
 
 
 # the two-player forms, then a table's (R 17.1): open, join, leave, start
@@ -149,8 +158,7 @@ def _lobby_post(request) -> Match | None:
             raise NotFound("NO_SUCH_USER", f"There is no user {name!r}.")
         return services.challenge(request.user, deck, opponent=opponent, ruleset=ruleset)
     if action == "table":
-        seats = request.POST.get("seats", "")
-        seats = int(seats) if seats.isdigit() else 0
+        seats = _lobby_number(request, "seats", high=SMALLINT_MAX) or 0
         services.open_table(request.user, deck, seats=seats, ruleset=ruleset)
         return None  # back to the lobby: the table waits there for its players
     match = selectors.get_match(request.POST.get("match", ""))

@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from cardgame.params import BadNumber, record_id
 from cards_data.models import Card
 from decks.models import Deck
 
@@ -26,12 +27,12 @@ def _messages_of(error) -> list[str]:
 
 
 def _int(value) -> int | None:
-    """A form field as a positive integer, or None (bad input never becomes a 500)."""
+    """A form field as a positive integer (cardgame.params: an id's range), or None (bad
+    input never becomes a 500)."""
     try:
-        number = int(str(value).strip())
-    except (TypeError, ValueError):
+        return record_id(value, "id")
+    except BadNumber:
         return None
-    return number if 0 < number < 2**31 else None
 
 
 def _run(request, fn, *args, ok=None, **kwargs):
