@@ -8,6 +8,8 @@ from django.http import HttpResponseServerError
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from cardgame.hungarian import articles
+
 
 def _error_page(request, status: int, title: str, message: str):
     context = {"status": status, "title": title, "message": message, "path": request.path}
@@ -16,7 +18,10 @@ def _error_page(request, status: int, title: str, message: str):
 
 def page_not_found(request, exception):
     return _error_page(
-        request, 404, _("Not found"), _("Nothing lives at %(path)s.") % {"path": request.path}
+        request,
+        404,
+        _("Not found"),
+        articles(_("Nothing lives at %(path)s.") % {"path": request.path}),
     )
 
 

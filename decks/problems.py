@@ -9,6 +9,7 @@ response that lists problems uses `describe`, so a problem always travels as
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
+from cardgame.hungarian import articles
 from engine import catalog
 
 
@@ -66,7 +67,7 @@ def _unknown_card(p: dict) -> str:
 
 
 def _ruleset_not_playable(p: dict) -> str:
-    return _("The ruleset “%(ruleset)s” cannot be played.") % {"ruleset": p["ruleset"]}
+    return articles(_("The ruleset “%(ruleset)s” cannot be played.") % {"ruleset": p["ruleset"]})
 
 
 MESSAGES = {

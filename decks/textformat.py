@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext, gettext_noop
 
+from cardgame.hungarian import articles
 from cards_data.search.normalize import fold
 from engine.catalog import TYPES
 from engine.deck import DECK_SIZE, RULESETS
@@ -127,7 +128,7 @@ MESSAGES = {
 
 def message(key: str, **params) -> str:
     """The user-facing text for `key`, in the active language."""
-    return gettext(MESSAGES[key]) % params
+    return articles(gettext(MESSAGES[key]) % params)
 
 
 class DecklistError(ValueError):

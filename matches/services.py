@@ -23,6 +23,7 @@ from django.db.models import Case, F, Q, TextField, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from cardgame.hungarian import articles
 from cardgame.params import BadNumber, whole_number
 from cards_data.selectors import card_dicts
 from decks import play
@@ -514,11 +515,13 @@ def _check_now(match, seat, expected_version, action):
         # let a player queue moves (and ids) ahead of the bots and the clocks (issue 11).
         raise Conflict(
             "VERSION_NOT_REACHED",
-            _(
-                "The game is at version %(current)s, not %(expected)s yet; "
-                "choose from the position you see now."
-            )
-            % {"current": match.version, "expected": expected_version},
+            articles(
+                _(
+                    "The game is at version %(current)s, not %(expected)s yet; "
+                    "choose from the position you see now."
+                )
+                % {"current": match.version, "expected": expected_version}
+            ),
             current_version=match.version,
         )
     if expected_version == match.version:

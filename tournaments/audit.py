@@ -8,6 +8,8 @@ entry) reads as a generic sentence naming the actor.
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from cardgame.hungarian import articles
+
 from .models import AuditEntry
 
 
@@ -201,6 +203,6 @@ def sentence(entry: AuditEntry) -> str:
     if describe is None:
         return _("did “%(action)s”.") % {"action": entry.action.replace("_", " ")}
     try:
-        return describe(entry.data or {})
+        return articles(describe(entry.data or {}))
     except (TypeError, ValueError, KeyError):
         return _("did “%(action)s”.") % {"action": entry.action.replace("_", " ")}

@@ -18,6 +18,7 @@ from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from cardgame.hungarian import articles
 from decks import play
 from decks.models import Deck
 
@@ -621,7 +622,9 @@ def pair_next_round(t: Tournament, staff) -> Round:
     if last is not None and last.status == Round.DRAFT:
         return last
     if last is not None and not round_complete(last):
-        raise Conflict(_("Round %(n)s still has unfinished matches.") % {"n": last.number})
+        raise Conflict(
+            articles(_("Round %(n)s still has unfinished matches.") % {"n": last.number})
+        )
     number = (last.number if last else 0) + 1
     if number > t.planned_rounds():
         raise Conflict(_("All Swiss rounds have been played."))
@@ -668,7 +671,10 @@ def repair_round(rnd: Round, staff) -> tuple[Round, bool]:
         raise Conflict(_("This round no longer exists."))
     if rnd.status != Round.DRAFT:
         raise Conflict(
-            _("Round %(n)s is published: its pairing can no longer be changed.") % {"n": rnd.number}
+            articles(
+                _("Round %(n)s is published: its pairing can no longer be changed.")
+                % {"n": rnd.number}
+            )
         )
     if t.status != Tournament.RUNNING:
         raise Conflict(_("Rounds are paired only during the Swiss stage."))
@@ -1241,7 +1247,11 @@ def award_prizes(t: Tournament, staff, cards_by_place: dict) -> list[Prize]:
             raise ValidationError({"cards": [_("Unknown card code %(code)s.") % {"code": code}]})
         if card.rarity != "ultra_rare":
             raise ValidationError(
-                {"cards": [_("%(code)s is not an ultra-rare card.") % {"code": card.code}]}
+                {
+                    "cards": [
+                        articles(_("%(code)s is not an ultra-rare card.") % {"code": card.code})
+                    ]
+                }
             )
         cards[place] = card
     prizes = []

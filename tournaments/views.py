@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from cardgame.hungarian import articles
 from cardgame.params import BadNumber, record_id
 from cards_data.models import Card
 from decks.models import Deck
@@ -315,8 +316,13 @@ def _staff_act(request, t, action):
             if draft is not None:
                 messages.info(
                     request,
-                    _("Round %(n)s is a draft paired before this change: re-pair it to apply it.")
-                    % {"n": draft.number},
+                    articles(
+                        _(
+                            "Round %(n)s is a draft paired before this change: "
+                            "re-pair it to apply it."
+                        )
+                        % {"n": draft.number}
+                    ),
                 )
         elif action == "allow":
             pair = ForbiddenPair.objects.filter(
@@ -333,12 +339,16 @@ def _staff_act(request, t, action):
                 raise Http404(_("There is no such round."))
             rnd, changed = services.repair_round(rnd, user)
             if changed:
-                messages.success(request, _("Round %(n)s paired again.") % {"n": rnd.number})
+                messages.success(
+                    request, articles(_("Round %(n)s paired again.") % {"n": rnd.number})
+                )
             else:
                 messages.info(
                     request,
-                    _("Nothing has changed since round %(n)s was paired: the draft is kept.")
-                    % {"n": rnd.number},
+                    articles(
+                        _("Nothing has changed since round %(n)s was paired: the draft is kept.")
+                        % {"n": rnd.number}
+                    ),
                 )
     except (ValidationError, PermissionDenied, Http404, services.Conflict) as error:
         return _refused(request, t, error, forbid_form=form, penalty_form=penalty_form)

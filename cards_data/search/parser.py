@@ -36,6 +36,8 @@ from functools import cache
 
 from django.utils.translation import gettext_noop
 
+from cardgame.hungarian import articles
+
 from .normalize import fold
 
 MAX_QUERY_LENGTH = 1000
@@ -77,7 +79,7 @@ class QuerySyntaxError(ValueError):
 def _error(message: str, start: int, length: int = 1, **params) -> QuerySyntaxError:
     """A QuerySyntaxError from an already translated message; %(pos)s counts from 1."""
     params.setdefault("pos", start + 1)
-    return QuerySyntaxError(message % params, start, length)
+    return QuerySyntaxError(articles(message % params), start, length)
 
 
 # --------------------------------------------------------------------------- the tree

@@ -5,8 +5,10 @@ import nh3
 from django import template
 from django.urls import translate_url
 from django.utils.html import escape, format_html
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeData, mark_safe
 from django.utils.translation import gettext as _
+
+from cardgame.hungarian import articles
 
 register = template.Library()
 
@@ -33,6 +35,14 @@ def signed(value):
     except (TypeError, ValueError):
         return value
     return f"+{number}" if number > 0 else str(number)
+
+
+@register.filter(name="articles")
+def articles_filter(text):
+    """A translated sentence's "a(z) word" written as "a word" or "az word" (Hungarian,
+    cardgame/hungarian.py); safe text stays safe (only the article changes)."""
+    settled = articles(str(text))
+    return mark_safe(settled) if isinstance(text, SafeData) else settled  # noqa: S308  # nosec
 
 
 @register.simple_tag(takes_context=True)
