@@ -10,6 +10,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from cardgame.hungarian import articles
+from cards_data.models import Card
 from engine import catalog
 
 
@@ -19,6 +20,16 @@ def race_name(race: str) -> str:
     if not names:
         return race
     return names["en"] if (get_language() or "hu").startswith("en") else names["hu"]
+
+
+def card_name(name: str, code: str | None = None) -> str:
+    """A card's name in the active language. The engine's problems carry the printed
+    (Hungarian) name, by which copies are counted (R 21.3); an English page names the card
+    by its English name (issue 34: the over-limit card was named in Hungarian)."""
+    if not (get_language() or "hu").startswith("en"):
+        return name
+    cards = Card.objects.filter(code=code) if code else Card.objects.filter(name=name)
+    return cards.values_list("name_en", flat=True).first() or name
 
 
 def _deck_size(p: dict) -> str:
@@ -32,7 +43,7 @@ def _deck_size(p: dict) -> str:
 def _copy_limit(p: dict) -> str:
     return _(
         "%(count)d copies of “%(name)s”: at most %(max)d cards of the same name are allowed."
-    ) % {"count": p["count"], "name": p["name"], "max": p["max"]}
+    ) % {"count": p["count"], "name": card_name(p["name"]), "max": p["max"]}
 
 
 def _opposing_races(p: dict) -> str:
@@ -55,7 +66,7 @@ def _simplified_combat_card(p: dict) -> str:
     return _(
         "“%(name)s” refers to speed or return fire, so it cannot be used with the simplified "
         "combat system."
-    ) % {"name": p["name"]}
+    ) % {"name": card_name(p["name"], p.get("card"))}
 
 
 def _unknown_card(p: dict) -> str:

@@ -431,7 +431,15 @@ def ui() -> dict:
         "can_attack": _("your neighbour: you may attack"),
         "out": _("eliminated"),
         "out_by": _("eliminated by %(name)s"),
-        "place": _("%(n)s. place"),
+        # a place in the ranking, 1st to 6th (R 17.1: up to six seats): English ordinals
+        "place": {
+            "1": _("1st place"),
+            "2": _("2nd place"),
+            "3": _("3rd place"),
+            "4": _("4th place"),
+            "5": _("5th place"),
+            "6": _("6th place"),
+        },
         "ranking": _("Ranking"),
         "stand_in": _("%(name)s (a bot plays on)"),
         "leave_table": _("Let a bot play for me"),

@@ -479,7 +479,7 @@
     const deciding = view.pending && view.pending.player === seat;
     const classes = ["strip", out ? "out" : "", view.active === seat && !out && !ranking ? "active" : "", deciding ? "deciding" : "", seat === other ? "focus" : "", attackable.includes(seat) ? "neighbour" : ""];
     const badges = [];
-    if (ranking) badges.push(el("span", { class: "badge rank", text: fmt(S.ui.place, { n: ranking.indexOf(seat) + 1 }) }));
+    if (ranking) badges.push(el("span", { class: "badge rank", text: S.ui.place[String(ranking.indexOf(seat) + 1)] || "" }));
     if (out) {
       const record = view.table.eliminated.find((r) => r.seat === seat);
       badges.push(el("span", { class: "badge out", text: record ? fmt(S.ui.out_by, { name: opts.playerName(record.by) }) : S.ui.out }));

@@ -9,6 +9,7 @@ from fractions import Fraction
 from math import comb
 
 import pytest
+from django.db.models import F
 
 from cards_data.models import Card
 from decks import services
@@ -242,7 +243,24 @@ def test_simplified_combat_problem_is_explained(client, catalogue, alice):
     )
     response = client.get(f"/en/decks/{deck.pk}/")
     assert [p["code"] for p in response.context["problems"]] == ["SIMPLIFIED_COMBAT_CARD"]
-    assert f"“{banned['name']}” refers to speed or return fire" in html(response)
+    assert f"“{banned['name_en']}” refers to speed or return fire" in html(response)
+    hungarian = html(client.get(f"/hu/decks/{deck.pk}/"))
+    assert f"„{banned['name']}”" in hungarian or banned["name"] in hungarian
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_r9_2_over_limit_card_is_named_in_the_pages_language(client, catalogue, alice, lang):
+    """R 9.2: a fourth copy; the English page named the card by its Hungarian name."""
+    entries = colony(LACI, total=41)
+    extra = Card.objects.filter(race="zarg").exclude(name=F("name_en")).order_by("-code")[0]
+    entries = [e for e in entries if e[0] != extra.code] + [(extra.code, 4)]
+    deck = services.save_deck(alice, name="Four", cards=entries, is_public=True)
+    response = client.get(f"/{lang}/decks/{deck.pk}/")
+    assert "COPY_LIMIT" in [p["code"] for p in response.context["problems"]]
+    shown, other = (extra.name_en, extra.name) if lang == "en" else (extra.name, extra.name_en)
+    message = next(p["message"] for p in response.context["problems"] if p["code"] == "COPY_LIMIT")
+    assert shown in message and other not in message
+    assert message in html(response)
 
 
 def test_detail_statistics_are_rendered_without_javascript(client, laci_deck):

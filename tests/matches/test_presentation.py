@@ -165,3 +165,15 @@ def test_hungarian_table_says_ujrakeveres_not_mulligan():
     words = list(strings(table))
     assert not [w for w in words if "ulligan" in w.lower()]
     assert table["actions"]["mulligan"].startswith("Újrakeverés")
+
+
+def test_ranking_places_are_english_ordinals_and_hungarian_numbers():
+    """R 17.1 ranking strips: the English table said "3. place"; Hungarian keeps "3. hely"."""
+    with translation.override("en"):
+        english = presentation.ui()["place"]
+    with translation.override("hu"):
+        hungarian = presentation.ui()["place"]
+    assert [english[str(n)] for n in range(1, 7)] == [
+        "1st place", "2nd place", "3rd place", "4th place", "5th place", "6th place",
+    ]  # fmt: skip
+    assert [hungarian[str(n)] for n in range(1, 7)] == [f"{n}. hely" for n in range(1, 7)]
