@@ -1,11 +1,10 @@
 from django.conf import settings
 from django.contrib.auth import get_user_model, login
-from django.contrib.auth.forms import AuthenticationForm
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 
-from .forms import SignUpForm
+from .forms import LoginForm, SignUpForm
 
 
 def signup(request):
@@ -32,8 +31,19 @@ def locked_out(request, response=None, credentials=None):
     ) % {"minutes": minutes}
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": message}, status=429)
-    context = {"form": AuthenticationForm(request), "locked_out": message}
+    context = {"form": LoginForm(request), "locked_out": message}
     return render(request, "registration/login.html", context, status=429)
+
+
+def axes_username(request, credentials=None):
+    """The user name django-axes counts and records (AXES_USERNAME_CALLABLE), clipped to its
+    column's 255 characters: a longer name from any login (the forms refuse one first) must
+    never be a database error (a 500 on PostgreSQL, issue 35)."""
+    if credentials:
+        name = credentials.get("username")
+    else:
+        name = getattr(request, "data", request.POST).get("username")
+    return name[:255] if isinstance(name, str) else name
 
 
 def player(request, username):

@@ -249,6 +249,7 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_DISABLE_ACCESS_LOG = True  # no row per successful login: failures are what we count
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
+AXES_USERNAME_CALLABLE = "accounts.views.axes_username"  # clipped to the record's column
 AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "cards:list"
