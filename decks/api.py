@@ -48,6 +48,7 @@ def _line_errors(result) -> list[dict]:
             "line": e.line_no,
             "text": e.line,
             "message": e.message,
+            "problem": e.problem or e.message,
             "suggestions": list(e.suggestions),
         }
         for e in result.errors

@@ -149,6 +149,9 @@ class LineError:
     line: str
     message: str
     suggestions: tuple[str, ...] = ()
+    # the message without its "Did you mean: ...?" sentence, for a page that shows the
+    # suggestions as buttons (the API sends both; no script parses a sentence)
+    problem: str = field(default="", compare=False)
 
     def __str__(self) -> str:
         return self.message
@@ -349,10 +352,11 @@ class _Collector:
 
     def error(self, line_no: int, line: str, problem: str, suggestions=()):
         text = message(self.where, line_no=line_no, problem=problem)
+        full = text
         if suggestions:
-            text += " " + message("did_you_mean", names=", ".join(suggestions))
+            full += " " + message("did_you_mean", names=", ".join(suggestions))
         self.errors.append(
-            LineError(line_no, _shown(line, MAX_LINE_LENGTH), text, tuple(suggestions))
+            LineError(line_no, _shown(line, MAX_LINE_LENGTH), full, tuple(suggestions), text)
         )
 
     def add(self, line_no: int, line: str, card: dict, count: int):

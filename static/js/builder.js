@@ -880,8 +880,8 @@
           make(
             "li",
             { dataset: { line: String(error.line) } },
-            // the suggestions become buttons: drop the message's own "Did you mean: …?"
-            make("span", { text: suggestions.length ? error.message.replace(/\s*Did you mean: .*\?$/, "") : error.message }),
+            // the suggestions become buttons: the problem without its "Did you mean: …?"
+            make("span", { text: suggestions.length && error.problem ? error.problem : error.message }),
             suggestions.length ? make("span", { class: "suggestions" }, ` ${t("did_you_mean")} `, ...suggestions) : null
           )
         );

@@ -258,6 +258,9 @@ def test_edit_import_suggestions_collection_and_hungarian_names(page, live_serve
     page.click("#import-button")
     error = page.locator('#import-errors li[data-line="1"]')
     expect(error).to_contain_text("Cobra Flsh")
+    # the suggestion once, as a button (issue 34: the Hungarian sentence stayed beside it)
+    assert error.inner_text().count("Erre gondoltál") == 1
+    assert error.inner_text().count("Cobra Flash") == 1
     error.locator("button.suggestion", has_text="Cobra Flash").click()
     expect(page.locator("#import-text")).to_have_value("3 Cobra Flash\n")
     expect_count(page, "3/45")

@@ -515,6 +515,22 @@ def test_import_reports_every_bad_line_with_suggestions(client, catalogue):
     assert "Did you mean: Cobra Flash?" in errors[0]["message"]
 
 
+def test_import_error_sends_the_suggestion_as_data_in_hungarian_too(client, catalogue):
+    """The builder showed a Hungarian "Erre gondoltál" twice: it could strip only the English
+    sentence. The problem comes without it, the names as a list (issue 34)."""
+    response = client.post(
+        "/api/decks/import/",
+        {"text": "3 Cobra Flsh\n"},
+        "application/json",
+        HTTP_ACCEPT_LANGUAGE="hu",
+    )
+    [error] = response.json()["errors"]
+    assert error["suggestions"] == ["Cobra Flash"]
+    assert "Erre gondoltál: Cobra Flash?" in error["message"]
+    assert "Cobra Flsh" in error["problem"] and "Erre gondoltál" not in error["problem"]
+    assert "Cobra Flash" not in error["problem"]
+
+
 @pytest.mark.parametrize(
     "payload", [{}, {"text": "   "}, {"text": 5}, {"text": "3 Cobra Flash", "format": "csv"}]
 )
