@@ -201,6 +201,20 @@ def _too_many(content, language) -> dict:
             "status": 429, "body": {"detail": detail, "code": "TOO_MANY_MOVES"}}  # fmt: skip
 
 
+def _unreadable(code, language) -> dict:
+    """The answer to a message the socket cannot read (it stays open)."""
+    with translation.override(language):
+        if code == "TOO_LARGE":
+            detail = translation.gettext(
+                "The message is larger than %(limit)d characters; it was not read."
+            ) % {"limit": MAX_MESSAGE}
+        else:
+            detail = translation.gettext(
+                "The message is not a JSON object the game understands; it was not read."
+            )
+    return {"type": "error", "code": code, "detail": detail}
+
+
 def _language(scope) -> str:
     """The page's language (its socket URL says ?lang=), else the default."""
     asked = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang", [""])[0]
@@ -260,15 +274,21 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
-        # Not Channels' JSON decoding: a malformed or oversized message is ignored, where a
-        # decoding error would end the socket (and the page would reconnect and resync).
-        if text_data is None or len(text_data) > MAX_MESSAGE or self.group is None:
+        # Not Channels' JSON decoding: a malformed, too deep or oversized message is answered
+        # with an "error" message and the socket stays, where a decoding error (or JSON nested
+        # past the recursion limit: ~3 kB of brackets, issue 35) would end it.
+        if self.group is None:
+            return
+        if text_data is None or len(text_data) > MAX_MESSAGE:
+            await self.send_json(_unreadable("TOO_LARGE", self.language))
             return
         try:
             content = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):
+            await self.send_json(_unreadable("BAD_MESSAGE", self.language))
             return
         if not isinstance(content, dict):
+            await self.send_json(_unreadable("BAD_MESSAGE", self.language))
             return
         if content.get("type") == "ping":
             await self.pong()

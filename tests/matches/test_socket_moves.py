@@ -145,15 +145,40 @@ def test_a_socket_stops_moving_once_its_session_has_ended(
     assert not ActionRequest.objects.filter(match=human_match).exists()
 
 
-def test_malformed_and_oversized_messages_are_ignored_and_the_socket_stays(human_match, clients):
+def test_malformed_and_oversized_messages_are_answered_and_the_socket_stays(human_match, clients):
+    """Each is answered with an "error" message (issue 35; it was ignored) and not read."""
     human_match.refresh_from_db()
     replies, _ = _exchange(
         human_match.pk,
         clients[0],
         ["{not json", '["act"]', '{"type": "act", "pad": "' + "x" * 5000 + '"}', {"type": "ping"}],
     )
-    assert replies[:3] == [[], [], []]
+    codes = [[(m["type"], m["code"]) for m in reply] for reply in replies[:3]]
+    assert codes == [
+        [("error", "BAD_MESSAGE")],
+        [("error", "BAD_MESSAGE")],
+        [("error", "TOO_LARGE")],
+    ]
     assert [m["type"] for m in replies[3]] == ["pong"]
+    assert not ActionRequest.objects.filter(match=human_match).exists()
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["[" * 1500 + "]" * 1500, '{"type": "act", "action": ' + "[" * 1500 + "]" * 1500 + "}"],
+    ids=["brackets", "inside-a-move"],
+)
+def test_a_message_nested_past_the_recursion_limit_is_answered_and_the_socket_stays(
+    human_match, clients, message
+):
+    """Issue 35: ~3 kB of nested brackets raised RecursionError in the receiver (not caught):
+    the sender's socket was dropped. Now an "error" answer, and the socket still pongs."""
+    human_match.refresh_from_db()
+    assert len(message) < 4096  # under the size limit: it is read
+    replies, _ = _exchange(human_match.pk, clients[0], [message, {"type": "ping"}])
+    assert [(m["type"], m["code"]) for m in replies[0]] == [("error", "BAD_MESSAGE")]
+    assert replies[0][0]["detail"]
+    assert [m["type"] for m in replies[1]] == ["pong"]
     assert not ActionRequest.objects.filter(match=human_match).exists()
 
 
