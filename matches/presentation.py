@@ -263,6 +263,8 @@ def events() -> dict:
         "rotate": _("%(card)s becomes %(to)s"),
         "repair": _("%(card)s is repaired"),
         "attack": _("%(player)s attacks: %(target)s"),
+        # at a table of 3+ (R 17.1) the log says whom
+        "attack_on": _("%(player)s attacks %(defender)s: %(target)s"),
         "designate": _("%(player)s: %(ship)s is %(role)s"),
         "firing_step": _("The firing step begins"),
         "fire": _("%(shooter)s fires at %(target)s"),
@@ -335,7 +337,8 @@ def reasons() -> dict:
         "timeout": _("out of time"),
         "judge": _("judge decision"),
         "turn_limit": _("turn limit"),
-        "elimination": _("the last colony left"),
+        # R 17.1.6: the ranking puts the most eliminations first, not the last one standing
+        "elimination": _("most players eliminated; on a tie, the one who stayed in longer"),
         "needs_judge": _("time is up: a judge decides"),
     }
 
@@ -393,6 +396,17 @@ def bots() -> dict:
     }
 
 
+def seat_name(player: dict, bot_names: dict | None = None) -> str:
+    """A seat's name as the pages write it (selectors.players_of's dict): a person's name,
+    or the bot's in this language, numbered when two of its kind sit at the table."""
+    if not player.get("bot"):
+        return player.get("name") or ""
+    label = (bot_names or bots()).get(player["bot"], player.get("name") or "")
+    if player.get("bot_number"):
+        return _("%(bot)s %(n)s") % {"bot": label, "n": player["bot_number"]}
+    return label
+
+
 def ngettext_forms(singular: str, plural: str) -> dict:
     """A count's words in the language's two forms, {"one", "other"} (English and Hungarian
     have two): the pages' fmt picks "one" for 1 and "other" otherwise."""
@@ -442,6 +456,8 @@ def ui() -> dict:
         },
         "ranking": _("Ranking"),
         "stand_in": _("%(name)s (a bot plays on)"),
+        # two bots of one kind at one table, told apart by number (selectors.players_of)
+        "bot_numbered": _("%(bot)s %(n)s"),
         "leave_table": _("Let a bot play for me"),
         "leave_confirm": _("Leave the table? A bot plays your colony to the end."),
         "sent": _("Sent…"),

@@ -3,6 +3,8 @@
 logged-in user's seat, never from anything the client claims.
 """
 
+from collections import Counter
+
 from django.db.models import OuterRef, Q, Subquery
 
 from cardgame.params import record_id
@@ -69,11 +71,25 @@ def list_item(match: Match, user) -> dict:
         "you": next(
             (s.seat for s in seats if user.is_authenticated and s.user_id == user.pk), None
         ),
-        "players": [_player(s) for s in seats],
+        "players": players_of(seats),
         "seat_count": match.seat_count,
         "result": _result(match),
         "created": match.created.isoformat(),
     }
+
+
+def players_of(seats) -> list[dict]:
+    """The seats as the pages show them, in seat order. Bots of one kind at one table get
+    a number ("bot_number", 1, 2... in seat order): at a table of three, two heuristic bots
+    could not be told apart in the log, the strips or the attack buttons (issue 34)."""
+    players = sorted((_player(s) for s in seats), key=lambda p: p["seat"])
+    kinds = Counter(p["bot"] for p in players if p["bot"])
+    counted: Counter = Counter()
+    for p in players:
+        if p["bot"] and kinds[p["bot"]] > 1:
+            counted[p["bot"]] += 1
+            p["bot_number"] = counted[p["bot"]]
+    return players
 
 
 def list_item_player(seat) -> dict:
@@ -131,7 +147,7 @@ def match_payload(match: Match, viewer: int | None, state=None, seats=None) -> d
         "version": match.version,
         "seq": match.seq,
         "you": viewer,
-        "players": [_player(s) for s in seats],
+        "players": players_of(seats),
         "seat_count": match.seat_count,
         "clocks": {
             "bank": [round(s.time_bank, 1) for s in seats],

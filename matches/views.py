@@ -101,7 +101,7 @@ def _lobby_item(match, user, bot_names) -> dict:
     its code) and when the game started (or was offered), instead of its number."""
     item = _with_label(selectors.list_item(match, user))
     players = [
-        {**p, "name": bot_names.get(p["bot"], p["name"])} if p["bot"] else p
+        {**p, "name": presentation.seat_name(p, bot_names)} if p["bot"] else p
         for p in item["players"]
     ]
     return {**item, "players": players, "when": match.started or match.created}
@@ -238,11 +238,12 @@ def replay(request, pk):
         "urls": _urls(match),
         "strings": client_strings(),
         "finished": match.status == Match.FINISHED,
-        "players": [selectors.list_item_player(s) for s in match.seats.order_by("seat")],
+        "players": selectors.players_of(match.seats.all()),
+        "viewer": viewer,
     }
     bot_names = presentation.bots()
     context["seat_names"] = [
-        (p["seat"], bot_names.get(p["bot"], p["name"]) if p["bot"] else p["name"])
+        (p["seat"], presentation.seat_name(p, bot_names) if p["bot"] else p["name"])
         for p in context["players"]
     ]
     return render(request, "matches/replay.html", context)

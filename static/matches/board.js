@@ -429,7 +429,9 @@
     if (!view.turn) return S.phases[view.phase] || ""; // the set-up: no turn, nobody's turn yet
     const bits = [fmt(S.ui.turn, { n: view.turn })];
     if (view.active !== null && view.active !== undefined) {
-      bits.push(view.active === opts.me ? S.ui.your_turn_now : fmt(S.ui.active, { name: opts.playerName(view.active) }));
+      // "you": the person looking (a replay shows a seat's view to anyone: opts.you)
+      const you = "you" in opts ? opts.you : opts.me;
+      bits.push(view.active === you && you !== null ? S.ui.your_turn_now : fmt(S.ui.active, { name: opts.playerName(view.active) }));
     }
     if (view.combat) bits.push(`${S.ui.combat}: ${S.steps[view.combat.step] || ""}`);
     else bits.push(S.phases[view.phase] || "");
@@ -462,7 +464,7 @@
     if (!view.table) { if (box) box.remove(); return; }
     if (!box) {
       box = el("div", { class: "table-strips", id: "table-strips" });
-      const wrap = document.getElementById("table-wrap");
+      const wrap = document.getElementById("table-wrap") || document.getElementById("side-top").parentNode;
       wrap.insertBefore(box, wrap.firstChild);
     }
     box.setAttribute("aria-label", fmt(S.ui.table_of, { n: view.table.seats }));
@@ -555,6 +557,12 @@
     return ev.kind === "move" && ev.to === "chain" && ev.why === "play";
   }
 
+  // a bot's name in this language, numbered when two of its kind sit at one table
+  function botName(p) {
+    const label = S.bots[p.bot] || "";
+    return p.bot_number ? fmt(S.ui.bot_numbered, { bot: label, n: p.bot_number }) : label;
+  }
+
   function describe(ev, playerName) {
     const E = S.events;
     const card = (v) => cardRef(v);
@@ -575,11 +583,13 @@
     if (typeof ev.from === "string") p.from = zoneWord(ev.from);
     if (typeof ev.zone === "string") p.zone = zoneWord(ev.zone) || zoneWord(ev.zone.split("_")[0]);
     if (ev.kind === "game_over") p.reason = S.reasons[ev.reason] || "";
+    if (typeof ev.defender === "number") p.defender = playerName(ev.defender);
     if (ev.kind === "credits") { p.change = ev.change > 0 ? `+${num(ev.change)}` : num(ev.change); p.n = Math.abs(ev.change); }
     if (ev.kind === "upgrades") p.n = ev.upgrades;
     ["turn", "credits", "cost", "amount", "total", "upgrades", "at"].forEach((k) => { if (typeof ev[k] === "number" && !(k in p)) p[k] = ev[k]; });
     if (ev.kind === "modify" || ev.kind === "cost_modifier") p.amount = ev.amount > 0 ? `+${num(ev.amount)}` : num(ev.amount);
     let template = E[ev.kind];
+    if (ev.kind === "attack" && typeof ev.defender === "number") template = E.attack_on; // a table: whom
     if (ev.kind === "game_over" && (ev.winner === null || ev.winner === undefined)) template = E.game_over_none;
     if (ev.kind === "move") {
       const secret = ev.secret && ev.secret.name ? ev.secret : null;
@@ -594,5 +604,5 @@
     return sentence(template || E.hidden_card, p);
   }
 
-  window.KGKBoard = { S, lang, num, clockText, render, describe, redundant, reasonText, nameOf, cardRef, cardNode, cardInfo, learn, el, fmt, sentence, hideZoom, faces, known };
+  window.KGKBoard = { S, lang, num, clockText, render, describe, botName, redundant, reasonText, nameOf, cardRef, cardNode, cardInfo, learn, el, fmt, sentence, hideZoom, faces, known };
 })();

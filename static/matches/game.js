@@ -37,7 +37,7 @@
   const isBotGame = () => (state.players || []).some((p) => p.bot);
   const playerName = (seat) => {
     const p = (state.players || []).find((x) => x.seat === seat);
-    let name = (p && (p.bot ? S.bots[p.bot] : p.name)) || "–";
+    let name = (p && (p.bot ? B.botName(p) : p.name)) || "–";
     if (p && p.stand_in) name = B.fmt(S.ui.stand_in, { name });
     return seat === me() ? `${name} (${S.ui.you})` : name;
   };

@@ -7,6 +7,9 @@
   const root = document.getElementById("replay");
   if (!document.getElementById("replay-controls")) return;
   const seat = Number(root.dataset.seat);
+  // the person looking: their own seat, or none (a spectator, another account): only a
+  // player of the game reads "(you)" by a name (issue 34)
+  const viewer = root.dataset.viewer === "" || root.dataset.viewer === undefined ? null : Number(root.dataset.viewer);
   const players = JSON.parse(document.getElementById("players").textContent || "[]");
   let data = null;
   let index = 0;
@@ -16,8 +19,8 @@
 
   const playerName = (s) => {
     const p = players.find((x) => x.seat === s);
-    const name = (p && (p.bot ? S.bots[p.bot] : p.name)) || "–";
-    return s === seat ? `${name} (${S.ui.you})` : name;
+    const name = (p && (p.bot ? B.botName(p) : p.name)) || "–";
+    return s === viewer ? `${name} (${S.ui.you})` : name;
   };
 
   // the events of the combat going on at step i (from its attack up to step i)
@@ -35,7 +38,7 @@
   function show(i) {
     if (!views.length) { wanted = i; return; } // still loading: shown once loaded
     index = Math.max(0, Math.min(views.length - 1, i));
-    B.render(views[index], { me: seat, playerName, rerender: () => show(index), shots: views[index].combat ? combatSoFar(index).map((ev) => B.describe(ev, playerName)) : [] });
+    B.render(views[index], { me: seat, you: viewer, playerName, rerender: () => show(index), shots: views[index].combat ? combatSoFar(index).map((ev) => B.describe(ev, playerName)) : [] });
     const log = document.getElementById("log");
     log.replaceChildren(...(stepEvents[index] || []).filter((ev) => !B.redundant(ev)).map((ev) => B.el("li", { class: `ev ev-${ev.kind}` }, B.describe(ev, playerName))));
     thinking(index);

@@ -58,3 +58,32 @@ def test_english_log_counts_credits_and_upgrade_counters(new_page):
 def test_hungarian_log_keeps_its_one_form(new_page):
     lines = _describe(new_page, "hu", [{"kind": "credits", "player": 0, "change": 2, "credits": 5}])
     assert lines == ["Anna: +2 credit (most 5)"]
+
+
+@pytest.mark.parametrize(
+    "lang, line",
+    [("en", "Anna attacks Béla: Colony"), ("hu", "Anna támad Béla ellen: Kolónia")],
+)
+def test_at_a_table_the_log_names_whose_colony_is_attacked(new_page, lang, line):
+    """R 17.1.2: at a table of three or more the attacked neighbour is not implied."""
+    lines = _describe(
+        new_page,
+        lang,
+        [{"kind": "attack", "player": 0, "target": "colony", "defender": 1, "surcharge": 0}],
+    )
+    assert lines == [line]
+
+
+def test_two_bots_of_one_kind_are_numbered(new_page):
+    with translation.override("en"):
+        strings = json.dumps(client_strings()).replace("</", "<\\/")
+    page = new_page()
+    page.set_content(
+        f'<div data-lang="en"></div><script id="strings" type="application/json">{strings}</script>'
+    )
+    page.add_script_tag(content=BOARD_JS.read_text(encoding="utf-8"))
+    names = page.evaluate(
+        """() => [{bot: "heuristic", bot_number: 1}, {bot: "heuristic", bot_number: 2},
+                  {bot: "random"}].map(window.KGKBoard.botName)"""
+    )
+    assert names == ["heuristic bot 1", "heuristic bot 2", "random bot"]

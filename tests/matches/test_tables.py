@@ -276,3 +276,19 @@ def test_the_host_chooses_the_bot_that_takes_the_free_seats(four):
     table.refresh_from_db()
     assert table.status == Match.ACTIVE
     assert [s.bot for s in table.seats.order_by("seat")] == ["", "", "search-easy", "search-easy"]
+
+
+def test_two_bots_of_one_kind_at_a_table_are_numbered_in_the_lobby(four):
+    """Issue 34: both bots of a table of three were "heurisztikus bot" (R 17.1)."""
+    (alice, *_), decks = four
+    match = services.create_match(
+        players=[alice, None, None],
+        colonies=[legal_colony(1)] * 3,
+        bots=[None, "heuristic", "heuristic"],
+        decks=[decks[0], None, None],
+        seed=5,
+    )
+    players = client_for(alice).get(f"/api/matches/{match.pk}/").json()["players"]
+    assert [p.get("bot_number") for p in players] == [None, 1, 2]
+    lobby = client_for(alice).get("/hu/play/").content.decode()
+    assert "1. heurisztikus bot" in lobby and "2. heurisztikus bot" in lobby
