@@ -9,9 +9,10 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("welcome/", views.welcome, name="welcome"),
-    # Password reset: Django's own views; the e-mail goes to the console in the embedded
+    # Password reset: Django's own views (the first limited per address and per e-mail,
+    # accounts.views.PasswordResetView); the e-mail goes to the console in the embedded
     # default and through SMTP when EMAIL_HOST is set (cardgame/settings.py).
-    path("password-reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path("password-reset/", views.PasswordResetView.as_view(), name="password_reset"),
     path(
         "password-reset/sent/",
         auth_views.PasswordResetDoneView.as_view(),

@@ -1,20 +1,62 @@
+import math
+
 from django.conf import settings
 from django.contrib.auth import get_user_model, login
+from django.contrib.auth import views as auth_views
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 
+from cardgame.limits import PasswordResetEmailThrottle, PasswordResetThrottle, SignUpThrottle
+
 from .forms import LoginForm, SignUpForm
+
+
+def _minutes(throttle) -> int:
+    return max(1, math.ceil((throttle.wait() or 60) / 60))
 
 
 def signup(request):
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        throttle = SignUpThrottle()  # accounts made from this address (issue 35)
+        if not throttle.allow_request(request, None):
+            form.add_error(
+                None,
+                gettext(
+                    "Many accounts were made from your address lately. "
+                    "Try again in %(minutes)d minutes."
+                )
+                % {"minutes": _minutes(throttle)},
+            )
+            return render(request, "registration/signup.html", {"form": form}, status=429)
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("welcome")
     status = 400 if request.method == "POST" else 200
     return render(request, "registration/signup.html", {"form": form}, status=status)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset, its e-mails limited per address and per e-mail address
+    (issue 35: 30 requests were 30 e-mails). Past a limit the form says when to try again
+    and sends nothing; the answer is the same whether an account has that address or not."""
+
+    def form_valid(self, form):
+        email = form.cleaned_data["email"]
+        for throttle in (PasswordResetThrottle(), PasswordResetEmailThrottle(email)):
+            if not throttle.allow_request(self.request, None):
+                form.add_error(
+                    None,
+                    gettext(
+                        "Many password e-mails were asked for lately. If one has come, use "
+                        "its link (look in the spam folder too); otherwise try again in "
+                        "%(minutes)d minutes."
+                    )
+                    % {"minutes": _minutes(throttle)},
+                )
+                return self.render_to_response(self.get_context_data(form=form), status=429)
+        return super().form_valid(form)
 
 
 def welcome(request):

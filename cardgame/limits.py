@@ -2,6 +2,7 @@
 the expensive endpoints. (Kept apart from cardgame.api: DRF's views import these classes
 from the settings, so this module must not import rest_framework.views.)"""
 
+import hashlib
 import json
 
 from django.core.cache import caches
@@ -9,6 +10,8 @@ from django.utils.translation import gettext as _
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 from rest_framework.throttling import SimpleRateThrottle
+
+from .clientip import client_ip
 
 # --------------------------------------------------------------------------- request bodies
 
@@ -78,10 +81,22 @@ class _PerUserThrottle(SimpleRateThrottle):
 
     cache = caches["throttle"]
 
+    def get_ident(self, request):
+        """The client's address as the lock-outs read it (cardgame.clientip: through the
+        trusted proxies, NUM_PROXIES), never an X-Forwarded-For a client wrote (issue 35)."""
+        return client_ip(request) or ""
+
     def get_cache_key(self, request, view):
         user = getattr(request, "user", None)
         ident = user.pk if user is not None and user.is_authenticated else self.get_ident(request)
         return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class _PerAddressThrottle(_PerUserThrottle):
+    """A rate per client address, logged in or not (the site's account forms)."""
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
 class SearchThrottle(_PerUserThrottle):
@@ -94,3 +109,32 @@ class ImportThrottle(_PerUserThrottle):
 
 class LabRunThrottle(_PerUserThrottle):
     scope = "lab_run"
+
+
+# The account forms (accounts.views): Django views, each asks `allow_request(request, None)`.
+
+
+class PasswordResetThrottle(_PerAddressThrottle):
+    """Password-reset e-mails asked for from one address."""
+
+    scope = "password_reset"
+
+
+class PasswordResetEmailThrottle(_PerUserThrottle):
+    """Password-reset e-mails to one e-mail address, from wherever they are asked for (the
+    address is hashed: the cache holds no e-mail address)."""
+
+    scope = "password_reset_email"
+
+    def __init__(self, email: str):
+        super().__init__()
+        self.email_key = hashlib.sha256(email.strip().lower().encode()).hexdigest()[:32]
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.email_key}
+
+
+class SignUpThrottle(_PerAddressThrottle):
+    """Accounts made from one address."""
+
+    scope = "signup"

@@ -36,8 +36,20 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", HTTPS)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", HTTPS)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", HTTPS)
 # Behind a TLS-terminating proxy: trust its X-Forwarded-Proto (only if it always sets it).
-if env_bool("BEHIND_TLS_PROXY", False):
+BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", False)
+if BEHIND_TLS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# The client's address (cardgame.clientip): the connection's own, or, behind this many
+# proxies (one with BEHIND_TLS_PROXY) and only for a connection from one of
+# TRUSTED_PROXY_ADDRESSES, the address the outermost proxy appended to X-Forwarded-For.
+# The same answer for the login lock-outs (django-axes) and the rate limits (DRF's
+# NUM_PROXIES, cardgame.limits); a header a client writes itself is never believed.
+TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "1" if BEHIND_TLS_PROXY else "0"))
+TRUSTED_PROXY_ADDRESSES = [
+    a.strip()
+    for a in os.environ.get("TRUSTED_PROXY_ADDRESSES", "127.0.0.1,::1").split(",")
+    if a.strip()
+]
 
 INSTALLED_APPS = [
     "daphne",  # runserver speaks ASGI (WebSockets) in the embedded default
@@ -235,8 +247,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 # Failed logins (the login form, the admin, anything that calls authenticate()) are
-# counted by django-axes per account and per address: after LOGIN_FAILURE_LIMIT failures
-# either is locked for LOGIN_COOLOFF_MINUTES (a 429 that says so, accounts.views.locked_out),
+# counted by django-axes per account at an address: after LOGIN_FAILURE_LIMIT failures that
+# pair is locked for LOGIN_COOLOFF_MINUTES (a 429 that says so, accounts.views.locked_out),
 # even with the right password. Counts live in the database (every process sees them); a
 # success resets them; `manage.py axes_reset` clears them all.
 AUTHENTICATION_BACKENDS = [
@@ -245,7 +257,12 @@ AUTHENTICATION_BACKENDS = [
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# The pair (user name, address): ten wrong passwords for a name from one address lock that
+# name at that address only. Never the name alone (names are public: a lock by name could
+# be aimed at anybody) nor the address alone (behind a NAT or a proxy it is everybody's),
+# issue 35. The address is cardgame.clientip's (through the trusted proxies).
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "cardgame.clientip.client_ip"
 AXES_RESET_ON_SUCCESS = True
 AXES_DISABLE_ACCESS_LOG = True  # no row per successful login: failures are what we count
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
@@ -284,7 +301,15 @@ REST_FRAMEWORK = {
         "search": os.environ.get("RATE_SEARCH", "600/min"),
         "import": os.environ.get("RATE_IMPORT", "60/min"),
         "lab_run": os.environ.get("RATE_LAB_RUN", "30/hour"),
+        # the site's forms (accounts.views): e-mails sent and accounts made, per address
+        # and per e-mail address
+        "password_reset": os.environ.get("RATE_PASSWORD_RESET", "5/hour"),
+        "password_reset_email": os.environ.get("RATE_PASSWORD_RESET_EMAIL", "3/hour"),
+        "signup": os.environ.get("RATE_SIGNUP", "10/hour"),
     },
+    # The client's address through the same number of trusted proxies as django-axes
+    # (cardgame.clientip; cardgame.limits' throttles read it from there).
+    "NUM_PROXIES": TRUSTED_PROXIES,
     # One JSON reader with a size and a depth limit (a 400, never a RecursionError's 500).
     "DEFAULT_PARSER_CLASSES": [
         "cardgame.limits.BoundedJSONParser",
