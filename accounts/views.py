@@ -24,7 +24,7 @@ def signup(request):
             form.add_error(
                 None,
                 gettext(
-                    "Many accounts were made from your address lately. "
+                    "Many accounts were made from your network address lately. "
                     "Try again in %(minutes)d minutes."
                 )
                 % {"minutes": _minutes(throttle)},

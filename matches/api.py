@@ -144,18 +144,24 @@ def match_list(request):
     if not isinstance(ruleset, str):
         raise BadRequest("UNKNOWN_RULESET", "ruleset is a name, e.g. 'original'.")
     services.engine_ruleset(ruleset)
+    time_control = data.get("time_control")  # clocks.TIME_CONTROLS; absent: the default
+    if time_control == "":
+        time_control = None
+    if time_control is not None:
+        time_control = services.check_time_control(time_control)  # 400 with the names
     seats = data.get("seats", 2)
     if seats == 2:
         match = services.challenge(
             request.user, _my_deck(request, data), opponent=_opponent(data), bot=bot,
-            ruleset=ruleset,
+            ruleset=ruleset, time_control=time_control,
         )  # fmt: skip
     else:  # an open table for three to six (R 17.1): players join, the host starts it
         if bot is not None or _opponent(data) is not None:
             raise BadRequest("BAD_TABLE", "A table is open to all: bots fill its empty seats.")
         match = services.open_table(
-            request.user, _my_deck(request, data), seats=seats, ruleset=ruleset
-        )
+            request.user, _my_deck(request, data), seats=seats, ruleset=ruleset,
+            time_control=time_control,
+        )  # fmt: skip
     viewer = selectors.viewer_seat(match, request.user)
     return Response(selectors.match_payload(match, viewer), status=status.HTTP_201_CREATED)
 

@@ -467,7 +467,7 @@ def ui() -> dict:
         "bank": _("time bank"),
         "decision_left": _("this decision"),
         "stale": _("The game moved on; here is the current position."),
-        "not_started": _("The game starts when the challenge is accepted."),
+        "not_started": _("The game has not started yet."),
         "aborted": _("This challenge was declined or withdrawn."),
         "combat": _("Combat"),
         "attackers": _("attackers"),

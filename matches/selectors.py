@@ -13,6 +13,7 @@ from engine.game import legal_actions
 from engine.serialize import load
 from engine.view import view, view_event
 
+from . import clocks
 from .errors import Conflict, NotFound
 from .models import ActionRequest, Match, MatchEvent, Seat
 from .positions import current_state, initial_state
@@ -75,6 +76,8 @@ def list_item(match: Match, user) -> dict:
         "seat_count": match.seat_count,
         "result": _result(match),
         "created": match.created.isoformat(),
+        "time_control": match.time_control,
+        "clock": clocks.describe(match),  # "standard (10 min + 15 s a turn)", in words
     }
 
 
@@ -140,6 +143,7 @@ def match_payload(match: Match, viewer: int | None, state=None, seats=None) -> d
             names = _names(seen)  # once per payload, not once per action
             decision = seen["pending"]["decision"] if seen["pending"] else None
             legal = [labelled(a.to_dict(), names, decision) for a in legal_actions(state)]
+    untimed = clocks.is_untimed(match)
     return {
         "id": match.pk,
         "status": match.status,
@@ -150,7 +154,11 @@ def match_payload(match: Match, viewer: int | None, state=None, seats=None) -> d
         "players": players_of(seats),
         "seat_count": match.seat_count,
         "clocks": {
-            "bank": [round(s.time_bank, 1) for s in seats],
+            # null in an untimed game: that player's clock never runs (matches/clocks.py)
+            "bank": [None if untimed else round(s.time_bank, 1) for s in seats],
+            "time_control": match.time_control,
+            "timed": not untimed,
+            "increment": clocks.increment(match.time_control),
             "decision_deadline": _iso(match.decision_deadline),
             "deciding_seat": match.deciding_seat,
             "decision_limit": match.decision_limit,

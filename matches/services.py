@@ -106,10 +106,13 @@ def create_match(
     seed=None,
     game_time_limit=None,
     casual=True,
+    time_control=None,
     engine_options=None,
 ) -> Match:
     """An `active` match between two to six users or bots, the engine game set up (R 10;
-    three or more: a multiplayer table, R 17.1, casual only)."""
+    three or more: a multiplayer table, R 17.1, casual only). `time_control`: a name of
+    clocks.TIME_CONTROLS; by default untimed when at most one seat is a person (a game
+    against bots), `standard` between people, `tournament` (R 18.4) when not casual."""
     players, bots, decks = list(players), list(bots), list(decks)
     count = len(players)
     if not Match.MIN_SEATS <= count <= Match.MAX_SEATS or not (
@@ -125,6 +128,13 @@ def create_match(
             raise BadRequest(
                 "UNKNOWN_BOT", f"Unknown bot {bots[seat]!r}: use one of {sorted(BOTS)}."
             )
+    if not casual:
+        time_control = clocks.TOURNAMENT  # R 18.4: the game's hour, never a named control
+    elif time_control is None:
+        people = sum(p is not None for p in players)
+        time_control = clocks.BOT_DEFAULT if people <= 1 else clocks.PEOPLE_DEFAULT
+    else:
+        time_control = check_time_control(time_control)
     engine_ruleset(ruleset, engine_options)  # refuse an unplayable ruleset before writing
     with transaction.atomic():
         match = Match.objects.create(
@@ -136,7 +146,8 @@ def create_match(
             casual=casual,
             seat_count=count,
             game_time_limit=game_time_limit,
-            decision_limit=clocks.decision_limit(casual),
+            time_control=time_control,
+            decision_limit=clocks.decision_limit(casual, time_control),
             created_by=next((p for p in players if p is not None), None),
         )
         seats = [
@@ -147,7 +158,7 @@ def create_match(
                 bot=bots[i] or "",
                 deck=decks[i],
                 colony=_check_colony(colonies[i], i),
-                time_bank=clocks.initial_bank(game_time_limit),
+                time_bank=clocks.initial_bank(game_time_limit, time_control),
             )
             for i in range(count)
         ]
@@ -178,7 +189,9 @@ def _start_game(match: Match, seats: list[Seat]) -> None:
     if match.game_time_limit:
         match.game_deadline = now + timezone.timedelta(seconds=match.game_time_limit)
     for seat in seats:
-        seat.time_bank = clocks.initial_bank(match.game_time_limit)
+        seat.time_bank = clocks.initial_bank(match.game_time_limit, match.time_control)
+    clocks.add_increment(match, seats, events)  # a turn that starts at once (none: mulligans)
+    for seat in seats:
         seat.save(update_fields=["time_bank"])
     new_events = _append_events(match, events)
     _store_position(match, seats, state, now, snapshot=True)  # version 0: the first snapshot
@@ -186,8 +199,25 @@ def _start_game(match: Match, seats: list[Seat]) -> None:
     _after_commit(match, state, new_events, seats=seats)
 
 
-def challenge(user, deck, *, opponent=None, bot=None, ruleset="original") -> Match:
-    """Invite `opponent`, post an open challenge (neither), or play `bot` at once."""
+def check_time_control(name) -> str:
+    """A time control's name (clocks.TIME_CONTROLS), or BadRequest saying which exist."""
+    if isinstance(name, str) and name in clocks.TIME_CONTROLS:
+        return name
+    known = ", ".join(clocks.TIME_CONTROLS)
+    raise BadRequest(
+        "UNKNOWN_TIME_CONTROL",
+        _("Unknown time control %(name)s: choose one of %(known)s.")
+        % {"name": repr(name) if isinstance(name, str) else _("(not a name)"), "known": known},
+    )
+
+
+def challenge(
+    user, deck, *, opponent=None, bot=None, ruleset="original", time_control=None
+) -> Match:
+    """Invite `opponent`, post an open challenge (neither), or play `bot` at once. The time
+    control (clocks.TIME_CONTROLS) defaults to untimed against a bot, standard otherwise."""
+    if time_control is not None:
+        time_control = check_time_control(time_control)
     _require_user(user)
     if opponent is not None and bot:
         raise BadRequest("BAD_CHALLENGE", "Challenge either a user or a bot, not both.")
@@ -200,8 +230,10 @@ def challenge(user, deck, *, opponent=None, bot=None, ruleset="original") -> Mat
             colonies=(colony, _bot_colony(colony)),
             ruleset=ruleset,
             bots=(None, bot),
+            time_control=time_control,
             decks=(deck, None),
         )
+    time_control = time_control or clocks.PEOPLE_DEFAULT
     engine_ruleset(ruleset)
     with transaction.atomic():
         match = Match.objects.create(
@@ -209,7 +241,8 @@ def challenge(user, deck, *, opponent=None, bot=None, ruleset="original") -> Mat
             ruleset=ruleset,
             seed=secrets.randbits(62),
             created_by=user,
-            decision_limit=clocks.decision_limit(True),
+            time_control=time_control,
+            decision_limit=clocks.decision_limit(True, time_control),
         )
         Seat.objects.create(match=match, seat=0, user=user, deck=deck, colony=colony)
         Seat.objects.create(match=match, seat=1, user=opponent)
@@ -249,9 +282,12 @@ def accept(match: Match, user, deck) -> Match:
 TABLE_BOT = "heuristic"  # fills the empty seats when the host starts; stands in for leavers
 
 
-def open_table(user, deck, *, seats: int, ruleset="original") -> Match:
+def open_table(user, deck, *, seats: int, ruleset="original", time_control=None) -> Match:
     """An open table for `seats` (3-6) colonies: the host takes seat 0 with a legal deck,
-    the others join (`join_table`), the host starts it (`start_table`), bots fill the rest."""
+    the others join (`join_table`), the host starts it (`start_table`), bots fill the rest.
+    Its time control (default standard) is the people's; the host alone with bots when it
+    starts plays untimed, as against a bot."""
+    time_control = check_time_control(time_control or clocks.PEOPLE_DEFAULT)
     _require_user(user)
     if isinstance(seats, bool) or not isinstance(seats, int) or not 3 <= seats <= Match.MAX_SEATS:
         raise BadRequest("BAD_SEATS", "A table seats three to six players (R 17.1).")
@@ -263,7 +299,8 @@ def open_table(user, deck, *, seats: int, ruleset="original") -> Match:
             seed=secrets.randbits(62),
             created_by=user,
             seat_count=seats,
-            decision_limit=clocks.decision_limit(True),
+            time_control=time_control,
+            decision_limit=clocks.decision_limit(True, time_control),
         )
         Seat.objects.create(match=match, seat=0, user=user, deck=deck, colony=colony)
         Seat.objects.bulk_create([Seat(match=match, seat=i) for i in range(1, seats)])
@@ -326,6 +363,9 @@ def start_table(match: Match, user, bot: str | None = None) -> Match:
         for seat in seats:
             if seat.user_id is None and not seat.bot:
                 seat.bot, seat.colony = bot, _bot_colony(seats[0].colony)
+        if sum(s.user_id is not None for s in seats) == 1:  # the host alone with bots
+            match.time_control = clocks.BOT_DEFAULT
+            match.decision_limit = clocks.decision_limit(True, match.time_control)
                 seat.save(update_fields=["bot", "colony"])
         _start_game(match, seats)
     return match
@@ -1219,6 +1259,7 @@ def _apply_request(match, seats, state, request, now):
     except (IllegalAction, MalformedAction) as exc:
         _reject(request, exc.code, f"{request.action} was not allowed ({exc.code})")
         return None
+    clocks.add_increment(match, seats, events)  # a player's turn started: their increment
     clocks.charge(match, seats, request.seat, now)
     match.decision_started = now  # the next decision (if the same player's) starts now
     match.version += 1

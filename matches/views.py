@@ -24,7 +24,7 @@ from decks import play
 from decks.models import Deck
 from decks.problems import problem_message
 
-from . import presentation, selectors, services
+from . import clocks, presentation, selectors, services
 from .errors import BadRequest, MatchError, NotFound
 from .models import Match
 from .presentation import client_strings
@@ -44,6 +44,7 @@ def error_message(error: MatchError) -> str:
         "UNKNOWN_BOT": _("Choose one of the bots offered."),
         "RULESET_NOT_PLAYABLE": _("This ruleset cannot be played online yet."),
         "UNKNOWN_RULESET": _("Choose one of the rulesets in the list."),
+        "UNKNOWN_TIME_CONTROL": _("Choose one of the time controls in the list."),
         "NOT_A_PLAYER": _("Only the players of this game can do that."),
         "BAD_SEATS": _("A table seats three to six players."),
         "TABLE_FULL": _("Every seat at this table is taken."),
@@ -149,6 +150,8 @@ def _lobby_post(request) -> Match | None:
         raise BadRequest("BAD_ACTION", _("Unknown lobby action."))
     deck = _deck_from_post(request)
     ruleset = request.POST.get("ruleset") or "original"
+    # the people's clock (the form's choice); a game against a bot is untimed (its default)
+    time_control = request.POST.get("time_control") or None
     if action == "bot":
         return services.challenge(request.user, deck, bot=bot, ruleset=ruleset)
     if action == "challenge":
@@ -156,10 +159,14 @@ def _lobby_post(request) -> Match | None:
         opponent = get_user_model().objects.filter(username=name).first() if name else None
         if name and opponent is None:
             raise NotFound("NO_SUCH_USER", f"There is no user {name!r}.")
-        return services.challenge(request.user, deck, opponent=opponent, ruleset=ruleset)
+        return services.challenge(
+            request.user, deck, opponent=opponent, ruleset=ruleset, time_control=time_control
+        )
     if action == "table":
         seats = _lobby_number(request, "seats", high=SMALLINT_MAX) or 0
-        services.open_table(request.user, deck, seats=seats, ruleset=ruleset)
+        services.open_table(
+            request.user, deck, seats=seats, ruleset=ruleset, time_control=time_control
+        )
         return None  # back to the lobby: the table waits there for its players
     match = selectors.get_match(request.POST.get("match", ""))
     if action == "accept":
@@ -197,6 +204,8 @@ def lobby(request):
         "problems": problems,
         "posted": request.POST,
         "table_bots": play.bot_choices(),
+        "time_controls": clocks.choices(),
+        "default_time_control": clocks.PEOPLE_DEFAULT,
         **_lobby_lists(request.user),
     }
     return render(request, "matches/lobby.html", context, status=status)
@@ -211,8 +220,19 @@ def game(request, pk):
         "urls": _urls(match),
         "strings": client_strings(),
         "rematch": _rematch(match, viewer),
+        "challenge": _waiting_challenge(match, viewer),
     }
     return render(request, "matches/game.html", context)
+
+def _waiting_challenge(match, viewer):
+    """A two-player challenge not yet accepted, as its page says it: whom it waits for (the
+    named player, or anyone), and whether this viewer sent it (and may withdraw it)."""
+    if match.multiplayer or match.status not in (Match.INVITED, Match.OPEN):
+        return None
+    invited = match.seats.filter(seat=1).select_related("user").first()
+    name = invited.user.get_username() if invited and invited.user_id else None
+    return {"invited": name, "sent": viewer == 0, "for_you": viewer == 1}
+
 
 
 def _rematch(match, viewer):

@@ -210,6 +210,6 @@ def test_sign_up_is_limited_per_address(client, db, rate):
     codes = [sign_up(client, f"new{n}").status_code for n in range(5)]
     assert codes == [302] * 3 + [429] * 2
     refused = sign_up(client, "new9")
-    assert "Many accounts were made from your address lately" in refused.content.decode()
+    assert "Many accounts were made from your network address lately" in refused.content.decode()
     assert sign_up(client, "elsewhere", REMOTE_ADDR="10.6.6.6").status_code == 302
     assert get_user_model().objects.count() == 4

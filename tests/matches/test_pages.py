@@ -212,6 +212,45 @@ def test_game_page_of_a_challenge_not_yet_accepted(alice_client, decks):
     assert state["status"] == "open" and state["view"] is None and state["legal_actions"] == []
 
 
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_a_named_challenge_waits_for_its_player_and_can_be_withdrawn(
+    alice_client, players, decks, lang
+):
+    """Issue 34: the page of a challenge to bob said "...when anyone accepts" and offered no
+    way back; it names bob, bob's own page sends him to accept it, and alice withdraws it."""
+    alice, bob = players
+    alice_client.post("/en/play/", {"action": "challenge", "opponent": "bob", "deck": decks[0].pk})
+    match = Match.objects.get(status=Match.INVITED)
+    page = alice_client.get(f"/{lang}/play/{match.pk}/").content.decode()
+    wait = page.split('id="challenge-wait"', 1)[1].split("</div>", 1)[0]
+    if lang == "en":
+        assert "The game starts when bob accepts the challenge." in wait
+        assert "Withdraw the challenge" in wait
+    else:
+        assert "A játszma akkor kezdődik, amikor bob elfogadja a kihívást." in wait
+        assert "Kihívás visszavonása" in wait
+    assert "anyone" not in page and "valaki" not in wait
+    bob_client = Client()
+    bob_client.force_login(bob)
+    bobs = bob_client.get(f"/en/play/{match.pk}/").content.decode()
+    assert "You are challenged" in bobs and 'id="withdraw"' not in bobs
+    response = alice_client.post(f"/{lang}/play/", {"action": "cancel", "match": match.pk})
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.status == Match.ABORTED
+    assert (
+        'id="challenge-wait"' not in alice_client.get(f"/{lang}/play/{match.pk}/").content.decode()
+    )
+
+
+def test_an_open_challenge_waits_for_anyone_and_can_be_withdrawn(alice_client, decks):
+    alice_client.post("/en/play/", {"action": "challenge", "opponent": "", "deck": decks[0].pk})
+    match = Match.objects.get(status=Match.OPEN)
+    page = alice_client.get(f"/en/play/{match.pk}/").content.decode()
+    assert "The game starts when someone accepts the challenge." in page
+    assert 'value="cancel" id="withdraw"' in page
+
+
 def test_the_lobby_and_the_game_page_need_no_inline_script(alice_client, decks):
     """A Content-Security-Policy without 'unsafe-inline' must not break them: no inline event
     handler, no inline script code (json_script data blocks only); the lobby's bot buttons
