@@ -1,21 +1,119 @@
-"""Server-side clocks: a time bank per player and a limit per decision (docs/matches-api.md).
+"""Server-side clocks: named time controls, a time bank per player, an increment per turn and
+a limit per decision (docs/matches-api.md "Clocks").
 
-Time spent on a decision comes off the decider's bank. A decision must be answered by
-`decision_started + min(decision_limit, bank)`; past that the periodic `check_clocks` task
-makes the default move (pass, the engine's decline, ...) and, if the bank is empty, ends a
-casual game on time. A tournament game never ends on time: it goes to `needs_judge`
-(R 18.4), as it does when its hour (`game_time_limit`) is over.
+`TIME_CONTROLS` below is THE table of the time controls a game can be created with: a bank
+for the whole game, an increment added to a player's bank when their turn starts (every
+turn, the first one included: the engine's `turn` event names whose turn it is), and a
+per-decision limit, a safety net for a player who walked away (past it the clock makes the
+default move for them; it never ends a game by itself, only an empty bank does).
+
+- `untimed` (the default against a bot): the person's clock never runs. No bank is charged,
+  their decisions have no deadline, so `check_clocks` never finds them due and never makes
+  a default move for them; a person who leaves simply leaves the game waiting (they may
+  come back, or concede). The bot moves as before; its decisions keep the per-decision
+  limit as a safety net (a lost bot move is made by the clock).
+- the timed controls (between people): time spent on a decision comes off the decider's
+  bank; a decision must be answered by `decision_started + min(decision_limit, bank)`; past
+  that `check_clocks` makes the default move (pass, the engine's decline, ...) and, if the
+  bank is empty, ends a casual game on time.
+- `tournament` (not offered in the lobby): the game's hour (`game_time_limit`, R 18.4) is the
+  bank, no increment. A tournament game never ends on time: it goes to `needs_judge`
+  (R 18.4), as it does when its hour is over.
 """
 
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
-CASUAL_BANK = 600.0  # seconds per player for a whole casual game
-CASUAL_DECISION_LIMIT = 60  # seconds per decision before the default move
+
+@dataclass(frozen=True)
+class TimeControl:
+    name: str
+    label: str  # a person's name for it (gettext, lazy)
+    bank: int | None  # seconds for the whole game; None: untimed
+    increment: int  # seconds added to a player's bank when their turn starts
+    decision_limit: int  # seconds per decision before the default move (a safety net)
+
+    @property
+    def timed(self) -> bool:
+        return self.bank is not None
+
+    def describe(self) -> str:
+        """The time control in words, e.g. "standard (10 min + 15 s a turn)"."""
+        if not self.timed:
+            return str(self.label)
+        return _("%(name)s (%(bank)s + %(increment)s a turn)") % {
+            "name": self.label,
+            "bank": duration(self.bank),
+            "increment": duration(self.increment),
+        }
+
+
+UNTIMED, RELAXED, STANDARD, QUICK = "untimed", "relaxed", "standard", "quick"
+TOURNAMENT = "tournament"
+
+# THE table. A person answering at 10 s a decision spends ~60-200 s on a turn with a
+# combat; relaxed covers that by its increment alone at a calm pace, standard is the old
+# casual bank (600 s) with an increment, quick is for people who know the game.
+TIME_CONTROLS = {
+    tc.name: tc
+    for tc in (
+        TimeControl(UNTIMED, _("untimed"), None, 0, 60),
+        TimeControl(RELAXED, _("relaxed"), 20 * 60, 30, 180),
+        TimeControl(STANDARD, _("standard"), 10 * 60, 15, 120),
+        TimeControl(QUICK, _("quick"), 5 * 60, 5, 60),
+    )
+}
+BOT_DEFAULT = UNTIMED  # a game against a bot
+PEOPLE_DEFAULT = STANDARD  # a game between people (a challenge, a table)
+PEOPLE_CHOICES = (RELAXED, STANDARD, QUICK)  # what the lobby offers between people
+
+CASUAL_BANK = float(TIME_CONTROLS[PEOPLE_DEFAULT].bank)
+CASUAL_DECISION_LIMIT = TIME_CONTROLS[PEOPLE_DEFAULT].decision_limit
 TOURNAMENT_DECISION_LIMIT = 120
 # The default move, in order of preference: the engine's "nothing" answers.
 DEFAULT_KINDS = ("pass", "decline", "done", "hold_fire", "keep", "end_turn")
+
+
+def duration(seconds: int) -> str:
+    """20 min, 30 s, 1 min 30 s, in the active language."""
+    minutes, rest = divmod(int(seconds), 60)
+    parts = []
+    if minutes:
+        parts.append(ngettext("%(n)d min", "%(n)d min", minutes) % {"n": minutes})
+    if rest or not minutes:
+        parts.append(ngettext("%(n)d s", "%(n)d s", rest) % {"n": rest})
+    return " ".join(parts)
+
+
+def choices(names=PEOPLE_CHOICES) -> list[tuple[str, str]]:
+    """(name, "standard (10 min + 15 s a turn)") for a form's options."""
+    return [(name, TIME_CONTROLS[name].describe()) for name in names]
+
+
+def control(name: str) -> TimeControl | None:
+    """The time control of a match's stored name ("" for a game made before them: timed,
+    the old casual clock without increment; `tournament`: R 18.4)."""
+    return TIME_CONTROLS.get(name)
+
+
+def is_untimed(match) -> bool:
+    return match.time_control == UNTIMED
+
+
+def describe(match) -> str:
+    """What the lobby and the table say about a match's clock."""
+    found = control(match.time_control)
+    if found is not None:
+        return found.describe()
+    if match.time_control == TOURNAMENT or match.game_time_limit:
+        return str(_("tournament (%(bank)s a game, then a judge decides)")) % {
+            "bank": duration(match.game_time_limit or 3600)
+        }
+    return str(_("%(bank)s a game") % {"bank": duration(initial_bank(None))})
 
 
 def default_action(legal_ids: list[str]) -> str | None:
@@ -26,23 +124,56 @@ def default_action(legal_ids: list[str]) -> str | None:
     return legal_ids[0] if legal_ids else None
 
 
-def initial_bank(game_time_limit: int | None) -> float:
-    """MATCHES_CASUAL_BANK (a setting) shortens casual games, e.g. for a quick test."""
+def initial_bank(game_time_limit: int | None, time_control: str = "") -> float:
+    """A seat's bank at the start. MATCHES_CASUAL_BANK (a setting) overrides the bank of every
+    timed casual control, e.g. for a quick test; an untimed game's bank stays 0 (unused)."""
     if game_time_limit:
         return float(game_time_limit)
-    return float(getattr(settings, "MATCHES_CASUAL_BANK", CASUAL_BANK))
+    found = control(time_control)
+    if found is not None and not found.timed:
+        return 0.0
+    override = getattr(settings, "MATCHES_CASUAL_BANK", None)
+    if override is not None:
+        return float(override)
+    return float(found.bank if found is not None else CASUAL_BANK)
 
 
-def decision_limit(casual: bool) -> int:
+def increment(time_control: str) -> int:
+    """Seconds added per turn; MATCHES_CASUAL_INCREMENT (a setting) overrides it for tests."""
+    found = control(time_control)
+    if found is None or not found.timed:
+        return 0
+    override = getattr(settings, "MATCHES_CASUAL_INCREMENT", None)
+    return int(found.increment if override is None else override)
+
+
+def decision_limit(casual: bool, time_control: str = "") -> int:
     """MATCHES_CASUAL_DECISION_LIMIT (a setting) overrides the casual limit, as above."""
     if not casual:
         return TOURNAMENT_DECISION_LIMIT
-    return int(getattr(settings, "MATCHES_CASUAL_DECISION_LIMIT", CASUAL_DECISION_LIMIT))
+    found = control(time_control)
+    if found is not None and not found.timed:
+        return found.decision_limit  # the bot's safety net only: a person has none
+    override = getattr(settings, "MATCHES_CASUAL_DECISION_LIMIT", None)
+    if override is not None:
+        return int(override)
+    return found.decision_limit if found is not None else CASUAL_DECISION_LIMIT
+
+
+def add_increment(match, seats, events) -> None:
+    """A player's turn started (the engine's `turn` event): their bank gets the increment."""
+    extra = increment(match.time_control)
+    if not extra:
+        return
+    for event in events:
+        if event.kind == "turn":
+            seat = seats[event.data["player"]]
+            seat.time_bank += extra
 
 
 def charge(match, seats, seat_no, now) -> None:
     """Take the time spent on the decision that just ended off its decider's bank."""
-    if match.decision_started is None or seat_no is None:
+    if match.decision_started is None or seat_no is None or is_untimed(match):
         return
     spent = (now - match.decision_started).total_seconds()
     seat = seats[seat_no]
@@ -55,14 +186,24 @@ def arm(match, seats, now) -> None:
         match.decision_started = match.decision_deadline = None
         return
     seat = seats[match.deciding_seat]
+    match.decision_started = now
+    if is_untimed(match):
+        # A person's decision in an untimed game has no deadline: the game waits for them.
+        # A bot's keeps the limit, a safety net for a lost bot move.
+        if seat.playing_bot:
+            match.decision_deadline = now + timedelta(seconds=match.decision_limit)
+        else:
+            match.decision_deadline = None
+        return
     # A bot standing in for a player who left a table (services._stand_in) is not charged
     # to their empty bank: it gets the decision limit, as a safety net only.
     bank = match.decision_limit if getattr(seat, "stand_in", "") else seat.time_bank
-    match.decision_started = now
     match.decision_deadline = now + timedelta(seconds=min(match.decision_limit, bank))
 
 
 def bank_empty(match, seats, now) -> bool:
+    if is_untimed(match):
+        return False
     seat = seats[match.deciding_seat]
     if getattr(seat, "stand_in", ""):
         return False

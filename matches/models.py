@@ -54,6 +54,10 @@ class Match(models.Model):
     # Clocks (matches/clocks.py): the current decision started at decision_started and must
     # be answered by decision_deadline; the whole game ends at game_deadline (R 18.4).
     decision_limit = models.PositiveIntegerField(default=60)
+    # The named time control chosen when the game was created (matches/clocks.py
+    # TIME_CONTROLS: untimed, relaxed, standard, quick; `tournament`: R 18.4). "" for a game
+    # made before them: the old casual clock (a bank, no increment).
+    time_control = models.CharField(max_length=16, blank=True, default="")
     decision_started = models.DateTimeField(null=True, blank=True)
     decision_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     game_time_limit = models.PositiveIntegerField(null=True, blank=True)

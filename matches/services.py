@@ -106,8 +106,8 @@ def create_match(
     seed=None,
     game_time_limit=None,
     casual=True,
-    time_control=None,
     engine_options=None,
+    time_control=None,
 ) -> Match:
     """An `active` match between two to six users or bots, the engine game set up (R 10;
     three or more: a multiplayer table, R 17.1, casual only). `time_control`: a name of
@@ -128,6 +128,7 @@ def create_match(
             raise BadRequest(
                 "UNKNOWN_BOT", f"Unknown bot {bots[seat]!r}: use one of {sorted(BOTS)}."
             )
+    engine_ruleset(ruleset, engine_options)  # refuse an unplayable ruleset before writing
     if not casual:
         time_control = clocks.TOURNAMENT  # R 18.4: the game's hour, never a named control
     elif time_control is None:
@@ -135,7 +136,6 @@ def create_match(
         time_control = clocks.BOT_DEFAULT if people <= 1 else clocks.PEOPLE_DEFAULT
     else:
         time_control = check_time_control(time_control)
-    engine_ruleset(ruleset, engine_options)  # refuse an unplayable ruleset before writing
     with transaction.atomic():
         match = Match.objects.create(
             status=Match.ACTIVE,
@@ -216,9 +216,9 @@ def challenge(
 ) -> Match:
     """Invite `opponent`, post an open challenge (neither), or play `bot` at once. The time
     control (clocks.TIME_CONTROLS) defaults to untimed against a bot, standard otherwise."""
+    _require_user(user)
     if time_control is not None:
         time_control = check_time_control(time_control)
-    _require_user(user)
     if opponent is not None and bot:
         raise BadRequest("BAD_CHALLENGE", "Challenge either a user or a bot, not both.")
     if opponent is not None and opponent.pk == user.pk:
@@ -230,11 +230,11 @@ def challenge(
             colonies=(colony, _bot_colony(colony)),
             ruleset=ruleset,
             bots=(None, bot),
-            time_control=time_control,
             decks=(deck, None),
+            time_control=time_control,
         )
-    time_control = time_control or clocks.PEOPLE_DEFAULT
     engine_ruleset(ruleset)
+    time_control = time_control or clocks.PEOPLE_DEFAULT
     with transaction.atomic():
         match = Match.objects.create(
             status=Match.INVITED if opponent is not None else Match.OPEN,
@@ -287,8 +287,8 @@ def open_table(user, deck, *, seats: int, ruleset="original", time_control=None)
     the others join (`join_table`), the host starts it (`start_table`), bots fill the rest.
     Its time control (default standard) is the people's; the host alone with bots when it
     starts plays untimed, as against a bot."""
-    time_control = check_time_control(time_control or clocks.PEOPLE_DEFAULT)
     _require_user(user)
+    time_control = check_time_control(time_control or clocks.PEOPLE_DEFAULT)
     if isinstance(seats, bool) or not isinstance(seats, int) or not 3 <= seats <= Match.MAX_SEATS:
         raise BadRequest("BAD_SEATS", "A table seats three to six players (R 17.1).")
     colony = _own_deck_colony(user, deck, ruleset)
@@ -363,10 +363,10 @@ def start_table(match: Match, user, bot: str | None = None) -> Match:
         for seat in seats:
             if seat.user_id is None and not seat.bot:
                 seat.bot, seat.colony = bot, _bot_colony(seats[0].colony)
+                seat.save(update_fields=["bot", "colony"])
         if sum(s.user_id is not None for s in seats) == 1:  # the host alone with bots
             match.time_control = clocks.BOT_DEFAULT
             match.decision_limit = clocks.decision_limit(True, match.time_control)
-                seat.save(update_fields=["bot", "colony"])
         _start_game(match, seats)
     return match
 
@@ -1259,8 +1259,8 @@ def _apply_request(match, seats, state, request, now):
     except (IllegalAction, MalformedAction) as exc:
         _reject(request, exc.code, f"{request.action} was not allowed ({exc.code})")
         return None
-    clocks.add_increment(match, seats, events)  # a player's turn started: their increment
     clocks.charge(match, seats, request.seat, now)
+    clocks.add_increment(match, seats, events)  # a player's turn started: their increment
     match.decision_started = now  # the next decision (if the same player's) starts now
     match.version += 1
     request.status = ActionRequest.APPLIED

@@ -220,9 +220,12 @@ def game(request, pk):
         "urls": _urls(match),
         "strings": client_strings(),
         "rematch": _rematch(match, viewer),
+        "clock": clocks.describe(match),
+        "timed": not clocks.is_untimed(match),
         "challenge": _waiting_challenge(match, viewer),
     }
     return render(request, "matches/game.html", context)
+
 
 def _waiting_challenge(match, viewer):
     """A two-player challenge not yet accepted, as its page says it: whom it waits for (the
@@ -232,7 +235,6 @@ def _waiting_challenge(match, viewer):
     invited = match.seats.filter(seat=1).select_related("user").first()
     name = invited.user.get_username() if invited and invited.user_id else None
     return {"invited": name, "sent": viewer == 0, "for_you": viewer == 1}
-
 
 
 def _rematch(match, viewer):

@@ -142,7 +142,7 @@
     const c = state.clocks || {};
     let bank = c.bank ? c.bank[seat] : null;
     const deciding = c.deciding_seat === seat && state.status === "active";
-    if (state.status !== "active") return "";
+    if (state.status !== "active" || c.timed === false) return ""; // untimed: no clock runs
     if (deciding && bank !== null) bank -= (Date.now() - clockBase.at) / 1000;
     let text = `${S.ui.bank} ${B.clockText(bank)}`;
     if (deciding && c.decision_deadline) {
@@ -154,6 +154,53 @@
 
   function tickClocks() {
     document.querySelectorAll("[data-clock]").forEach((n) => { n.textContent = clockString(Number(n.dataset.clock)); });
+    lowBank();
+  }
+
+  // Under a minute in your own bank: a warning band, your clock marked, and (when you
+  // turned it on; off by default, remembered in localStorage) a short sound once per fall.
+  const LOW_BANK = 60;
+  let lowWarned = false;
+  function myBankLeft() {
+    const c = state.clocks || {};
+    const seat = me();
+    if (seat === null || state.status !== "active" || c.timed === false || !c.bank || c.bank[seat] === null) return null;
+    let bank = c.bank[seat];
+    if (c.deciding_seat === seat) bank -= (Date.now() - clockBase.at) / 1000;
+    return bank;
+  }
+  function lowBank() {
+    const band = document.getElementById("clock-warning");
+    if (!band) return;
+    const left = myBankLeft();
+    const low = left !== null && left < LOW_BANK;
+    band.hidden = !low;
+    document.querySelectorAll(`[data-clock="${me()}"]`).forEach((n) => n.classList.toggle("low", low));
+    if (low && !lowWarned && store.get("clockSound", false)) beep();
+    lowWarned = low;
+  }
+  function beep() {
+    try {
+      const Ctx = window.AudioContext || window.webkitAudioContext;
+      const ctx = new Ctx();
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      osc.frequency.value = 880;
+      gain.gain.value = 0.15;
+      osc.connect(gain).connect(ctx.destination);
+      osc.start();
+      osc.stop(ctx.currentTime + 0.35);
+    } catch (e) { /* no audio here */ }
+  }
+  const soundToggle = document.getElementById("clock-sound");
+  if (soundToggle) {
+    const showSound = () => {
+      const on = store.get("clockSound", false);
+      soundToggle.setAttribute("aria-pressed", on ? "true" : "false");
+      soundToggle.textContent = on ? soundToggle.dataset.on : soundToggle.dataset.off;
+    };
+    soundToggle.addEventListener("click", () => { store.set("clockSound", !store.get("clockSound", false)); showSound(); });
+    showSound();
   }
 
   function render() {
@@ -648,6 +695,7 @@
   window.addEventListener("resize", fitSidebar);
   fitSidebar();
   setInterval(tickClocks, 1000);
+  lowBank();
   setInterval(watchSocket, 400);
   getJSON(`${url("eventsUrl")}?after=0`).then((d) => appendLog(d.events || [])).catch(() => {});
   if (!["finished", "aborted"].includes(state.status)) connect();

@@ -26,6 +26,7 @@ BANK = 8  # seconds
 def embedded_site(settings, live_server):
     settings.MATCHES_CASUAL_BANK = BANK
     settings.MATCHES_CASUAL_DECISION_LIMIT = BANK
+    settings.MATCHES_CASUAL_INCREMENT = 0  # no time added per turn (issue 34's increments)
     assert settings.CELERY_TASK_ALWAYS_EAGER and not getattr(settings, "REDIS_URL", "")
     embedded_clock.start(interval=0.5)  # the autouse clock_sweep fixture may have already
     yield live_server

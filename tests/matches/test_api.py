@@ -76,7 +76,9 @@ def test_the_state_has_the_contract_shape(alice_client, bot_match):
     assert set(state) >= {"pending", "legal_actions", "view", "result"}
     assert state["you"] == 0
     assert [p["bot"] for p in state["players"]] == [None, "heuristic"]
-    assert len(state["clocks"]["bank"]) == 2 and state["clocks"]["decision_deadline"]
+    # against a bot the person's clock never runs (issue 34): no bank, no deadline
+    assert state["clocks"]["bank"] == [None, None] and state["clocks"]["decision_deadline"] is None
+    assert (state["clocks"]["time_control"], state["clocks"]["timed"]) == ("untimed", False)
     action = state["legal_actions"][0]
     assert set(action) == {"id", "kind", "label_en", "label_hu", "params"}
     assert state["pending"]["player"] == 0

@@ -150,7 +150,8 @@ def test_a_drain_that_fails_after_its_begin_rolls_back(pg, players, decks):
 
 
 @pytest.mark.parametrize("count", [1, 3])
-def test_a_drained_action_costs_at_most_four_round_trips(pg, players, decks, count):
+def test_a_drained_action_costs_at_most_four_round_trips(pg, players, decks, count, settings):
+    settings.MATCHES_CASUAL_INCREMENT = 0  # banks only go down here (no turn's increment)
     colonies = [services.deck_colony(d, "original") for d in decks]
     match = services.create_match(players=players, colonies=colonies, seed=7)
     # an old decision start, so the drain charges the mover's time bank (one more write)

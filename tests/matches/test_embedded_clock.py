@@ -32,6 +32,7 @@ BUSY_FOR = 1.5  # seconds the injected failure refuses the bot's moves
 def short_clocks(settings):
     settings.MATCHES_CASUAL_BANK = BANK
     settings.MATCHES_CASUAL_DECISION_LIMIT = LIMIT
+    settings.MATCHES_CASUAL_INCREMENT = 0  # no time added per turn (issue 34's increments)
 
 
 @pytest.fixture
