@@ -3,12 +3,14 @@
 import shlex
 
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from cards_data.models import Card
 from cards_data.search.normalize import fold
 from engine.catalog import RACES
 
 from .models import Deck
+from .problems import race_name
 from .textformat import CardIndex
 
 
@@ -55,7 +57,7 @@ def search_decks(decks, query: str):
     try:
         terms = shlex.split(query or "")
     except ValueError:
-        return decks.none(), "Unbalanced quotes in the deck search."
+        return decks.none(), gettext("Unbalanced quotes in the deck search: close every quote.")
     index = None
     for term in terms:
         field, _, value = term.partition(":")
@@ -66,14 +68,22 @@ def search_decks(decks, query: str):
             index = index or card_index()
             card = index.resolve(value)
             if card is None:
-                suggestions = ", ".join(index.suggest(value))
-                hint = f" Did you mean: {suggestions}?" if suggestions else ""
-                return decks.none(), f'No card called "{value}".{hint}'
+                message = gettext("No card is called “%(name)s”.") % {"name": value}
+                suggestions = index.suggest(value)
+                if suggestions:
+                    message += " " + gettext("Did you mean: %(names)s?") % {
+                        "names": ", ".join(suggestions)
+                    }
+                return decks.none(), message
             decks = decks.filter(entries__card__code=card["code"])
         elif field in ("race", "r", "faj"):
             race = race_id(value)
             if race is None:
-                return decks.none(), f"Unknown race '{value}'. Races: {', '.join(RACES)}."
+                names = ", ".join(race_name(r) for r in RACES)
+                return decks.none(), gettext("Unknown race “%(race)s”. The races: %(races)s.") % {
+                    "race": value,
+                    "races": names,
+                }
             decks = decks.filter(has_race(race))
         elif field in ("author", "szerzo", "user"):
             decks = decks.filter(owner__username__iexact=value)
@@ -82,6 +92,9 @@ def search_decks(decks, query: str):
         else:
             return (
                 decks.none(),
-                f"Unknown deck search field '{field}'. Use has:, race:, author: or legal:.",
+                gettext(
+                    "Unknown deck search field “%(field)s”. Use has:, race:, author: or legal:."
+                )
+                % {"field": field},
             )
     return decks.distinct(), None

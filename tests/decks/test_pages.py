@@ -189,6 +189,27 @@ def test_bad_deck_search_is_a_400_with_the_message(client, laci_deck, query):
         assert "Did you mean" in html(response) and "Cobra Flash" in html(response)
 
 
+@pytest.mark.parametrize(
+    "query, words",
+    [
+        ('has:"Cobra Flsh"', ["Nincs „Cobra Flsh” nevű lap.", "Erre gondoltál: Cobra Flash?"]),
+        ("race:klingon", ["Ismeretlen faj: „klingon”.", "Inszektoid", "Űrcápa"]),
+        ("colour:red", ["Ismeretlen paklikeresési mező: „colour”."]),
+        ('has:"open', ["Páratlan idézőjel"]),
+    ],
+)
+def test_a_hungarian_deck_search_error_is_hungarian(client, laci_deck, query, words):
+    """Issue 34 (words): the deck search's errors were English on the Hungarian page, and
+    the races were listed by their codes (space_shark)."""
+    response = client.get("/hu/decks/", {"q": query})
+    assert response.status_code == 400
+    error = html(response).split('id="deck-search-error"', 1)[1].split("</div>", 1)[0]
+    for word in words:
+        assert word in error
+    for english in ("Did you mean", "No card", "Unknown", "Unbalanced", "space_shark"):
+        assert english not in error
+
+
 def test_deck_list_is_paginated(client, catalogue, alice):
     entries = colony(LACI)
     for number in range(23):
