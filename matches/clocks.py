@@ -55,9 +55,11 @@ class TimeControl:
 UNTIMED, RELAXED, STANDARD, QUICK = "untimed", "relaxed", "standard", "quick"
 TOURNAMENT = "tournament"
 
-# THE table. A person answering at 10 s a decision spends ~60-200 s on a turn with a
-# combat; relaxed covers that by its increment alone at a calm pace, standard is the old
-# casual bank (600 s) with an increment, quick is for people who know the game.
+# THE table. The arithmetic (docs/matches-api.md "Clocks"): the newcomer's game of issue 34
+# had 142 clicks in 23 turns (12 of theirs); at 10 s a click that is 1420 s of thinking.
+# relaxed gives 1200 + 12 x 30 = 1560 s: that game fits. standard gives 600 + 12 x 15 =
+# 780 s: a game of ~60 clicks (the clicks goal of issue 34) at 10 s, or today's at ~5 s.
+# quick (360 s) is for people who know the game (~3 s a click).
 TIME_CONTROLS = {
     tc.name: tc
     for tc in (
