@@ -17,6 +17,7 @@ from rest_framework.decorators import api_view, permission_classes
 from rest_framework.exceptions import APIException, PermissionDenied, ValidationError
 from rest_framework.response import Response
 
+from cardgame.hungarian import articles
 from decks.models import Deck
 
 from . import online, penalties, selectors, services
@@ -408,12 +409,23 @@ def rounds(request, pk):
             "matches__player_a__player", "matches__player_b__player"
         )
         return Response(RoundSerializer(visible, many=True).data)
-    existing = t.rounds.count()
-    rnd = _call(services.pair_next_round, t, request.user)
-    created = t.rounds.count() > existing
-    return Response(
-        RoundSerializer(rnd).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK
-    )
+    # The newest round before the lock: a draft of the next round already there is the
+    # idempotent 200. One paired by another request while this one waited for the lock is
+    # a 409 (issue 35: ten requests at once made one round and told 5-8 callers 201).
+    newest = t.rounds.order_by("-number").values_list("number", flat=True).first()
+    rnd, created = _call(services.pair_round, t, request.user)
+    if created:
+        return Response(RoundSerializer(rnd).data, status=status.HTTP_201_CREATED)
+    if rnd.number != newest:
+        detail = articles(
+            _(
+                "Round %(n)s was paired by another request at the same moment; this request "
+                "paired nothing. Its draft is on the staff dashboard."
+            )
+            % {"n": rnd.number}
+        )
+        return Response({"detail": detail, "round": rnd.number}, status=status.HTTP_409_CONFLICT)
+    return Response(RoundSerializer(rnd).data, status=status.HTTP_200_OK)
 
 
 @extend_schema(responses=RoundSerializer)

@@ -606,7 +606,6 @@ def _array_text(values) -> str:
     return "{" + ",".join(out) + "}"
 
 
-@transaction.atomic
 def pair_next_round(t: Tournament, staff) -> Round:
     """Pair the next Swiss round as a draft (R 18.2, R 18.7); idempotent.
 
@@ -614,13 +613,20 @@ def pair_next_round(t: Tournament, staff) -> Round:
     so running this twice never creates two rounds: an unpublished draft is returned as is.
     Staff-forbidden pairs are avoided whenever a pairing without them exists.
     """
+    return pair_round(t, staff)[0]
+
+
+@transaction.atomic
+def pair_round(t: Tournament, staff) -> tuple[Round, bool]:
+    """`pair_next_round`, and whether THIS call created the round (False: the draft was
+    there already, or another request paired it while this one waited for the lock)."""
     t = _locked(t)
     require_staff(staff, t)
     if t.status != Tournament.RUNNING:
         raise Conflict(_("Rounds are paired only during the Swiss stage."))
     last = t.rounds.order_by("-number").first()
     if last is not None and last.status == Round.DRAFT:
-        return last
+        return last, False
     if last is not None and not round_complete(last):
         raise Conflict(
             articles(_("Round %(n)s still has unfinished matches.") % {"n": last.number})
@@ -640,10 +646,10 @@ def pair_next_round(t: Tournament, staff) -> Round:
                 notes={str(k): v for k, v in pairing.notes.items()},
             )
     except IntegrityError:  # another process won the race
-        return t.rounds.get(number=number)
+        return t.rounds.get(number=number), False
     _seat_pairing(t, rnd, pairing)
     log(t, staff, "pair", round=number, seed=seed, warnings=pairing.warnings)
-    return rnd
+    return rnd, True
 
 
 def _seating(rnd: Round) -> list[list]:
