@@ -107,12 +107,6 @@ def test_a_version_past_postgresqls_integer_is_a_400_there(
     assert_clear_400(response, "BAD_VERSION")
 
 
-def test_the_largest_version_the_column_holds_is_merely_stale(alice_client, bot_match):
-    body = {"client_action_id": "v3", "expected_version": 2**31 - 1, "action": "pass"}
-    response = post(alice_client, f"/api/matches/{bot_match['id']}/actions/", body)
-    assert response.status_code in (202, 409), response.json()
-
-
 # --- the lobby form --------------------------------------------------------------------------
 
 
@@ -135,11 +129,3 @@ def test_the_lobby_form_with_bad_seats_is_a_400(alice_client, decks, seats):
     assert response.status_code == 400, response.status_code
     assert 'id="lobby-error"' in response.content.decode()
     assert not Match.objects.exists()
-
-
-@pytest.mark.parametrize("match", BAD, ids=BAD_IDS)
-def test_the_lobby_form_with_a_bad_match_id_is_a_4xx(alice_client, decks, match):
-    data = {"action": "accept", "match": match, "deck": decks[0].pk}
-    response = alice_client.post("/en/play/", data)
-    assert response.status_code in (400, 404), response.status_code
-    assert 'id="lobby-error"' in response.content.decode()
