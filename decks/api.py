@@ -14,7 +14,7 @@ from rest_framework.response import Response
 
 from cardgame.limits import ImportThrottle, SearchThrottle
 from cardgame.params import whole_number
-from cards_data.selectors import card_dicts
+from cards_data.definitions import card_dicts
 
 from . import services
 from .boosters import open_booster

@@ -21,9 +21,9 @@ from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_http_methods
 
 from cardgame.params import BadNumber, whole_number
+from cards_data.definitions import card_dicts
 from cards_data.models import Card
 from cards_data.search import QuerySyntaxError, search_cards
-from cards_data.selectors import card_dicts
 from engine import catalog
 from engine.deck import DECK_SIZE
 

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from cardgame.hungarian import articles
 from cardgame.params import BadNumber, whole_number
-from cards_data.selectors import card_dicts
+from cards_data import definitions
 from decks import play
 from engine.actions import IllegalAction, MalformedAction, parse_action
 from engine.bots import BOTS, make_bot
@@ -69,11 +69,10 @@ def _play_error(exc) -> MatchError:
 
 def colony_defs(codes: list[str]) -> list[dict]:
     """The card definitions of a frozen colony, one per copy, in the colony's order."""
-    known = card_dicts(set(codes))
-    missing = sorted(set(codes) - set(known))
-    if missing:
-        raise Unprocessable("UNKNOWN_CARD", f"Unknown card codes: {', '.join(missing)}.")
-    return [known[code] for code in codes]
+    try:
+        return definitions.colony(codes)
+    except definitions.UnknownCards as exc:
+        raise Unprocessable("UNKNOWN_CARD", f"Unknown card codes: {exc}.") from exc
 
 
 def deck_colony(deck, ruleset: str) -> list[str]:

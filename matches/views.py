@@ -17,8 +17,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from cardgame.params import SMALLINT_MAX, BadNumber, optional_whole_number
+from cards_data.definitions import card_dicts
 from cards_data.models import Card
-from cards_data.selectors import card_dicts
 from cards_data.templatetags.kgk import rules_parts
 from decks import play
 from decks.models import Deck
