@@ -12,6 +12,8 @@ own 400 (matches' BadRequest, the deck lab's BadInput, a form error).
 
 from django.utils.translation import gettext as _
 
+from cardgame.hungarian import articles
+
 # The database columns' ranges (PostgreSQL; SQLite stores up to 2**63 - 1).
 INTEGER_MAX = 2**31 - 1  # IntegerField, PositiveIntegerField, AutoField (every id here)
 SMALLINT_MAX = 2**15 - 1  # SmallIntegerField, PositiveSmallIntegerField
@@ -26,6 +28,7 @@ class BadNumber(ValueError):
     `out_of_range`: it was a whole number, outside the range (a caller may word that)."""
 
     def __init__(self, message: str, *, out_of_range: bool = False):
+        message = articles(message)  # the Hungarian "a(z) <name>" settled (issue 34)
         super().__init__(message)
         self.message = message
         self.out_of_range = out_of_range

@@ -90,3 +90,16 @@ def test_a_deck_file_error_settles_its_article():
         consonant = message("count_out_of_range", count=0, name="Cobra Flash", max=3)
     assert vowel.startswith('az "Aknagyűrű" darabszáma')
     assert consonant.startswith('a "Cobra Flash" darabszáma')
+
+
+@pytest.mark.parametrize(
+    "name, start", [("deck", "A deck"), ("expected_version", "Az expected_version")]
+)
+def test_a_bad_number_settles_its_article(name, start):
+    from django.utils import translation
+
+    from cardgame.params import BadNumber, whole_number
+
+    with translation.override("hu"), pytest.raises(BadNumber) as raised:
+        whole_number("x", name)
+    assert raised.value.message.startswith(start) and "(z)" not in raised.value.message
