@@ -126,12 +126,13 @@ def build_synthetic(total: int, seed: int = 20240501, batch: int = 5000) -> int:
             text_en = base.text_en if text_hu == base.text_hu else other.text_en
             flavor_hu, flavor_en = base.flavor_hu, base.flavor_en
             cost = vary(base.credit_cost, 3)
+            race = rng.choice(races) if base.race else ""
             rows.append(
                 Card(
                     code=f"SYN-{number:06d}",
                     name=name,
                     name_en=name_en,
-                    race=rng.choice(races) if base.race else "",
+                    race=race,
                     type=base.type,
                     subtype=base.subtype,
                     rarity=rng.choice(rarities),
@@ -152,6 +153,15 @@ def build_synthetic(total: int, seed: int = 20240501, batch: int = 5000) -> int:
                     bonus_armour=base.bonus_armour,
                     bonus_bombardment=base.bonus_bombardment,
                     abilities=base.abilities,
+                    # the engine's definition (cards_data/definitions.py): the base card's,
+                    # named and raced as this one (its varied numbers are for search only)
+                    definition={
+                        **base.definition,
+                        "code": f"SYN-{number:06d}",
+                        "name": name,
+                        "name_en": name_en,
+                        "race": race or base.definition.get("race"),
+                    },
                     text_hu=text_hu,
                     text_en=text_en,
                     flavor_hu=flavor_hu,

@@ -64,6 +64,8 @@ def tagged_colonies(catalogue):
                 f"{card.name} {token}",
                 f"{card.name_en} {token}",
             )
+            names = {"code": card.code, "name": card.name, "name_en": card.name_en}
+            card.definition = {**card.definition, **names}  # what the games are played with
             card.save()
             card.keywords.set(keywords)
             codes.append(token)
