@@ -67,6 +67,14 @@ def out_of_date(run: LabRun) -> bool:
     return run.definitions != digest_of(run_codes(run.colony))
 
 
+def marked_out_of_date(runs) -> list[LabRun]:
+    """The runs, each with `out_of_date` set (for a list of runs on a page)."""
+    runs = list(runs)
+    for run in runs:
+        run.out_of_date = out_of_date(run)
+    return runs
+
+
 def run_results(run: LabRun) -> dict:
     """Everything the run page and its JSON endpoint show."""
     lang = "hu" if (get_language() or "hu").startswith("hu") else "en"

@@ -15,7 +15,7 @@ from . import services
 from .api import BadInput, parse_bot, parse_games
 from .models import LabRun
 from .reference import reference_decks
-from .selectors import opponent_label, run_results, visible_runs
+from .selectors import marked_out_of_date, opponent_label, run_results, visible_runs
 
 DEFAULT_GAMES = 200
 
@@ -82,7 +82,7 @@ def _lab_context(request, deck, games, error=None, bot=services.DEFAULT_BOT):
         "problems": problems,
         "max_games": services.max_games(bot),
         "opponents": [opponent_label(ref, lang) for ref in reference_decks()],
-        "runs": visible_runs(request.user).filter(deck=deck)[:10],
+        "runs": marked_out_of_date(visible_runs(request.user).filter(deck=deck)[:10]),
     }
 
 
