@@ -4,7 +4,7 @@ Django's debug pages appear only when DEBUG is asked for (DEBUG=1); a person oth
 gets one of these, with a sentence they can act on and a way back.
 """
 
-from django.http import HttpResponseServerError
+from django.http import HttpResponseServerError, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
@@ -12,6 +12,9 @@ from cardgame.hungarian import articles
 
 
 def _error_page(request, status: int, title: str, message: str):
+    if request.path.startswith("/api/"):  # the API's error body (cardgame.schema's Error)
+        code = {404: "not_found", 403: "permission_denied"}.get(status, "error")
+        return JsonResponse({"detail": message, "code": code}, status=status)
     context = {"status": status, "title": title, "message": message, "path": request.path}
     return render(request, "error.html", context, status=status)
 

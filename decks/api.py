@@ -6,7 +6,12 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action, api_view, permission_classes, throttle_classes
 from rest_framework.exceptions import ValidationError
@@ -243,6 +248,17 @@ def validate(request):
     )
 
 
+IMPORT_RESULT = {
+    "type": "object",
+    "properties": {
+        "cards": {"type": "array", "items": {"type": "object"}},
+        "errors": {},
+        "meta": {"type": "object"},
+        "detail": {"type": "string"},
+    },
+}
+
+
 @extend_schema(
     request={
         "multipart/form-data": {
@@ -253,7 +269,13 @@ def validate(request):
                 "text": {"type": "string"},
             },
         }
-    }
+    },
+    # the cards read and the line errors; a 400 when a line could not be read (or the
+    # request was malformed: then `detail` says why)
+    responses={
+        200: IMPORT_RESULT,
+        400: OpenApiResponse(IMPORT_RESULT, description="Lines that could not be read."),
+    },
 )
 @api_view(["POST"])
 @throttle_classes([ImportThrottle])

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import OperationalError, connection
 from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from kombu.exceptions import OperationalError as BrokerUnavailable
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication
@@ -128,6 +129,7 @@ def _require_login(request):
         raise Forbidden("NOT_LOGGED_IN", "Log in to play.")
 
 
+@extend_schema(methods=["POST"], responses={201: OpenApiResponse(description="The new match.")})
 @match_api(["GET", "POST"])
 def match_list(request):
     if request.method == "GET":
@@ -202,6 +204,7 @@ match_leave = _lobby_action("leave_table")
 match_start = _lobby_action("start_table")
 
 
+@extend_schema(responses={202: OpenApiResponse(description="The action, queued or applied.")})
 @match_api(["POST"])
 def match_actions(request, pk):
     _require_login(request)

@@ -24,7 +24,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from live_kit import CSRF, LiveSite, prepare, site_env  # noqa: E402
 
-CHECKS = "not_a_server_error,response_schema_conformance,content_type_conformance"
+CHECKS = (
+    "not_a_server_error,response_schema_conformance,content_type_conformance,"
+    "status_code_conformance"
+)
 HIGH_RATES = {"RATE_SEARCH": "1000000/min", "RATE_IMPORT": "1000000/min",
               "RATE_LAB_RUN": "1000000/min"}  # fmt: skip
 

@@ -287,7 +287,8 @@ def _my_reg(request, t) -> Registration:
 # ------------------------------------------------------------------- endpoints
 
 
-@extend_schema(request=TournamentInput, responses=TournamentSerializer(many=True))
+@extend_schema(methods=["GET"], responses=TournamentSerializer(many=True))
+@extend_schema(methods=["POST"], request=TournamentInput, responses={201: TournamentSerializer})
 @api_view(["GET", "POST"])
 @permission_classes([permissions.IsAuthenticatedOrReadOnly])
 def tournament_list(request):
@@ -317,7 +318,8 @@ def tournament_detail(request, pk):
     return Response(body)
 
 
-@extend_schema(request=RegisterInput, responses=RegistrationSerializer)
+@extend_schema(methods=["POST"], request=RegisterInput, responses={201: RegistrationSerializer})
+@extend_schema(methods=["DELETE"], request=None, responses={204: None})
 @api_view(["POST", "DELETE"])
 @permission_classes([permissions.IsAuthenticated])
 def register(request, pk):
@@ -369,7 +371,7 @@ def registration_action(request, pk, action):
     return Response(RegistrationSerializer(reg).data)
 
 
-@extend_schema(request=LateEntryInput, responses=RegistrationSerializer)
+@extend_schema(request=LateEntryInput, responses={201: RegistrationSerializer})
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def late_entry(request, pk):
@@ -398,7 +400,10 @@ def start(request, pk):
     return Response(TournamentSerializer(t).data)
 
 
-@extend_schema(request=None, responses=RoundSerializer(many=True))
+@extend_schema(methods=["GET"], responses=RoundSerializer(many=True))
+@extend_schema(
+    methods=["POST"], request=None, responses={200: RoundSerializer, 201: RoundSerializer}
+)
 @api_view(["GET", "POST"])
 @permission_classes([permissions.IsAuthenticatedOrReadOnly])
 def rounds(request, pk):
@@ -471,7 +476,12 @@ def _forbidden_pair_list(t):
     return ForbiddenPairSerializer(pairs, many=True).data
 
 
-@extend_schema(request=ForbiddenPairInput, responses=ForbiddenPairSerializer(many=True))
+@extend_schema(methods=["GET"], responses=ForbiddenPairSerializer(many=True))
+@extend_schema(
+    methods=["POST"],
+    request=ForbiddenPairInput,
+    responses={200: ForbiddenPairSerializer, 201: ForbiddenPairSerializer},
+)
 @api_view(["GET", "POST"])
 @permission_classes([permissions.IsAuthenticated])
 def forbidden_pairs(request, pk):
@@ -522,7 +532,8 @@ def _penalty_list(t):
     return PenaltySerializer(rows, many=True).data
 
 
-@extend_schema(request=PenaltyInput, responses=PenaltySerializer(many=True))
+@extend_schema(methods=["GET"], responses=PenaltySerializer(many=True))
+@extend_schema(methods=["POST"], request=PenaltyInput, responses={201: PenaltySerializer})
 @api_view(["GET", "POST"])
 @permission_classes([permissions.IsAuthenticated])
 def penalties_view(request, pk):
@@ -660,7 +671,7 @@ def match_action(request, pk, action):
     return Response(MatchSerializer(match).data)
 
 
-@extend_schema(request=None, responses=MatchSerializer(many=True))
+@extend_schema(request=None, responses={201: MatchSerializer(many=True)})
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def playoff(request, pk):
@@ -688,7 +699,7 @@ def bracket(request, pk):
     return Response(MatchSerializer(matches, many=True).data)
 
 
-@extend_schema(request=PrizesInput, responses=OpenApiTypes.OBJECT)
+@extend_schema(request=PrizesInput, responses={201: {"type": "array", "items": {"type": "object"}}})
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def prizes(request, pk):
