@@ -223,8 +223,17 @@ def game(request, pk):
         "clock": clocks.describe(match),
         "timed": not clocks.is_untimed(match),
         "challenge": _waiting_challenge(match, viewer),
+        "event": _tournament_event(match),
     }
     return render(request, "matches/game.html", context)
+
+
+def _tournament_event(match):
+    """The event a tournament game belongs to (issue 35: its end screen links back)."""
+    from tournaments.models import OnlineGame
+
+    online = OnlineGame.objects.filter(game=match).select_related("match__tournament").first()
+    return online.match.tournament if online else None
 
 
 def _waiting_challenge(match, viewer):

@@ -67,6 +67,18 @@ class TournamentInput(serializers.Serializer):
     )
     judges = serializers.ListField(child=serializers.CharField(), required=False, default=list)
 
+    def validate_date(self, value):
+        problem = services.date_out_of_range(value)
+        if problem:
+            raise ValidationError(problem)
+        return value
+
+    def validate_decklist_deadline(self, value):
+        problem = services.date_out_of_range(value)
+        if problem:
+            raise ValidationError(problem)
+        return value
+
 
 class TournamentSerializer(serializers.ModelSerializer):
     organiser = serializers.CharField(source="organiser.username")
@@ -126,9 +138,21 @@ class RegistrationSerializer(serializers.ModelSerializer):
 class MatchSerializer(serializers.ModelSerializer):
     round = serializers.IntegerField(source="round.number", allow_null=True, default=None)
     player_a = serializers.CharField(source="player_a.player.username")
-    player_b = serializers.CharField(source="player_b.player.username", default=None)
-    reported_by = serializers.CharField(source="reported_by.player.username", default=None)
-    first_player = serializers.CharField(source="first_player.player.username", default=None)
+    player_b = serializers.CharField(
+        source="player_b.player.username", default=None, allow_null=True, help_text="null: a bye"
+    )
+    reported_by = serializers.CharField(
+        source="reported_by.player.username",
+        default=None,
+        allow_null=True,
+        help_text="null: nobody has reported",
+    )
+    first_player = serializers.CharField(
+        source="first_player.player.username",
+        default=None,
+        allow_null=True,
+        help_text="null: not chosen (a Swiss match, or before the higher seed's choice)",
+    )
     online_games = serializers.SerializerMethodField()
 
     class Meta:

@@ -55,6 +55,24 @@ class TournamentForm(forms.ModelForm):
             )
         return users
 
+    def clean_date(self):
+        from .services import date_out_of_range
+
+        value = self.cleaned_data["date"]
+        problem = date_out_of_range(value)
+        if problem:
+            raise forms.ValidationError(problem)
+        return value
+
+    def clean_decklist_deadline(self):
+        from .services import date_out_of_range
+
+        value = self.cleaned_data["decklist_deadline"]
+        problem = date_out_of_range(value)
+        if problem:
+            raise forms.ValidationError(problem)
+        return value
+
     def clean_game_minutes(self):
         value = self.cleaned_data["game_minutes"]
         if not 10 <= value <= 180:

@@ -3,6 +3,8 @@
 from django.db.models import F, Q
 from django.utils.translation import gettext as _
 
+from cardgame.hungarian import articles
+
 from . import services
 from .models import Match, Penalty, Prize, Registration, Round, Tournament
 
@@ -74,6 +76,186 @@ def standings_rows(t: Tournament) -> list[dict]:
             }
         )
     return rows
+
+
+# ------------------------------------------------------- standings for people
+
+
+def tiebreaker_names() -> dict[str, str]:
+    """The tiebreakers' abbreviations in the page's language (Hungarian ones chosen in
+    docs/rulings.md, "Tiebreakers in Hungarian"); the API and the CSV's values keep their
+    keys (omw, gwp, ogw)."""
+    return {
+        "mwp": _("MW%"),
+        "omw": _("OMW%"),
+        "gwp": _("GW%"),
+        "ogw": _("OGW%"),
+    }
+
+
+def tiebreaker_legend() -> list[tuple[str, str]]:
+    names = tiebreaker_names()
+    return [
+        (names["mwp"], _("match-win percentage: match points / (3 × rounds played)")),
+        (names["omw"], _("the mean of the opponents’ match-win percentages")),
+        (names["gwp"], _("game-win percentage: games won / games played")),
+        (names["ogw"], _("the mean of the opponents’ game-win percentages")),
+    ]
+
+
+def percent(x) -> str:
+    """An exact fraction (or its 4-decimal text) as the site writes numbers: 0,3300 in
+    Hungarian, 0.3300 in English (four decimals, rounded half up)."""
+    from decimal import ROUND_HALF_UP, Decimal
+    from fractions import Fraction
+
+    from django.utils import formats
+
+    if isinstance(x, Fraction):
+        value = Decimal(x.numerator) / Decimal(x.denominator)
+    else:
+        value = Decimal(str(x))
+    value = value.quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP)
+    return formats.number_format(value, 4)
+
+
+def _sort_key(t: Tournament, row):
+    key = (-row.points, -row.omw, -row.gwp, -row.ogw)
+    return (*key, services._draw_key(t, row.id) if t.cut_tie_draw else row.rank)
+
+
+def _explain(row, by_id: dict, names: dict, labels: dict) -> list[tuple[str, str]]:
+    """How a row's figures were computed, in the page's language with player names."""
+    played = row.wins + row.losses
+    points = _("3 × %(wins)s match wins = %(points)s") % {"wins": row.wins, "points": row.points}
+    if row.byes:
+        points += " " + _("(byes: %(n)s)") % {"n": row.byes}
+    if row.missed:
+        points += " " + _("(missed rounds, each a loss: %(n)s)") % {"n": row.missed}
+    out = [(_("Points"), points)]
+    if played:
+        out.append(
+            (
+                labels["mwp"],
+                f"{row.points} / (3 × {played}) = {percent(row.mwp)}",
+            )
+        )
+    games = row.game_wins + row.game_losses
+    if games:
+        out.append((labels["gwp"], f"{row.game_wins} / {games} = {percent(row.gwp)}"))
+    for key, own in (("omw", "mwp"), ("ogw", "gwp")):
+        if row.opponents:
+            parts = ", ".join(
+                f"{names[o]} {percent(getattr(by_id[o], own))}" for o in row.opponents
+            )
+            text = _("mean of %(list)s = %(value)s") % {
+                "list": parts,
+                "value": percent(getattr(row, key)),
+            }
+        else:
+            text = _("no opponents yet: %(floor)s (the floor)") % {"floor": percent("0.33")}
+        out.append((labels[key], text))
+    return out
+
+
+def standings_page(t: Tournament) -> dict:
+    """The standings as the page shows them (issue 35): figures in the site's number
+    format, the tiebreakers under their names in the page's language, players equal on
+    every tiebreaker in the order the cut uses (the event's draw), and the cut line with
+    a sentence for each tie at it saying which tiebreaker decided it."""
+    regs = {r.pk: r for r in t.registrations.select_related("player")}
+    names = {pk: r.name for pk, r in regs.items()}
+    labels = tiebreaker_names()
+    table = services.current_standings(t)
+    by_id = {row.id: row for row in table}
+    ordered = sorted(table, key=lambda row: _sort_key(t, row))
+    cut = standings_cut(t, names, labels)
+    rows = []
+    for position, row in enumerate(ordered, 1):
+        reg = regs[row.id]
+        rows.append(
+            {
+                "rank": position,
+                "registration": row.id,
+                "player": reg.name,
+                "points": row.points,
+                "wins": row.wins,
+                "losses": row.losses,
+                "missed": row.missed,
+                "omw": percent(row.omw),
+                "gwp": percent(row.gwp),
+                "ogw": percent(row.ogw),
+                "dropped": row.dropped,
+                "disqualified": reg.disqualified,
+                "no_match": not row.opponents and not row.dropped,
+                "cut_after": cut is not None and row.id == cut["last_id"],
+                "explain": _explain(row, by_id, names, labels),
+            }
+        )
+    return {"rows": rows, "cut": cut, "labels": labels, "legend": tiebreaker_legend()}
+
+
+def standings_cut(t: Tournament, names: dict, labels: dict) -> dict | None:
+    """Where the playoff cut falls (the top four, or a final of the top two), who is the
+    last player above it, and for each player on the same points just below it the
+    tiebreaker that decided (None before the start, after a Swiss-only finish, or when
+    everybody who may play goes through)."""
+    if t.status == Tournament.REGISTRATION or not t.rounds.filter(status=Round.PUBLISHED):
+        return None
+    playoff = t.matches.filter(round__isnull=True).exists()
+    if t.status == Tournament.FINISHED and not playoff:
+        return None
+    order = services.cut_order(t)
+    size = services.playoff_size(len(order))
+    if not size or len(order) <= size:
+        return None
+    last = order[size - 1]
+    ties = []
+    for below in order[size:]:
+        if below.points != last.points:
+            break
+        ties.append(_tie_sentence(t, last, below, names, labels))
+    if size == 4:
+        title = _("Playoff cut: the top four go through")
+    else:
+        title = _("Playoff cut: a final of the top two")
+    return {"size": size, "last_id": last.id, "title": title, "ties": ties}
+
+
+def _tie_sentence(t: Tournament, above, below, names: dict, labels: dict) -> str:
+    """Which tiebreaker put `above` over the cut and `below` under it (equal points)."""
+    for key in ("omw", "gwp", "ogw"):
+        a, b = getattr(above, key), getattr(below, key)
+        if a != b:
+            return articles(
+                _(
+                    "%(above)s and %(below)s have %(points)s points each; %(name)s decided: "
+                    "%(above)s %(a)s, %(below)s %(b)s."
+                )
+                % {
+                    "above": names[above.id],
+                    "below": names[below.id],
+                    "points": above.points,
+                    "name": labels[key],
+                    "a": percent(a),
+                    "b": percent(b),
+                }
+            )
+    if t.cut_tie_draw:
+        how = _("a draw seeded with the event’s seed decided")
+    else:
+        how = _("the registration order decided")
+    return _(
+        "%(above)s and %(below)s are equal on points, %(omw)s, %(gwp)s and %(ogw)s: %(how)s "
+        "(%(above)s above the cut)."
+    ) % {
+        "above": names[above.id],
+        "below": names[below.id],
+        "omw": labels["omw"],
+        "gwp": labels["gwp"],
+        "ogw": labels["ogw"],
+        "how": how,
+    }
 
 
 def dashboard(t: Tournament) -> dict:

@@ -93,10 +93,29 @@ def _locked(tournament: Tournament) -> Tournament:
 # --------------------------------------------------------------------- creating
 
 
+FIRST_YEAR, LAST_YEAR = 2000, 2100
+"""An event's date and decklist deadline fall in these years (issue 35: a date in year
+852 rendered as a date-time no RFC 3339 reader accepts, with a local-mean-time offset)."""
+
+
+def date_out_of_range(value) -> str | None:
+    """The sentence for a date or date-time outside FIRST_YEAR..LAST_YEAR, else None."""
+    if value is None or FIRST_YEAR <= value.year <= LAST_YEAR:
+        return None
+    return _("Choose a date between the years %(first)s and %(last)s.") % {
+        "first": FIRST_YEAR,
+        "last": LAST_YEAR,
+    }
+
+
 @transaction.atomic
 def create_tournament(organiser, *, name, date, judges=(), **fields) -> Tournament:
     if not name or not str(name).strip():
         raise ValidationError({"name": [_("A tournament needs a name.")]})
+    for field, value in (("date", date), ("decklist_deadline", fields.get("decklist_deadline"))):
+        problem = date_out_of_range(value)
+        if problem:
+            raise ValidationError({field: [problem]})
     fmt = fields.get("match_format", "bo1")
     if fmt not in ("bo1", "bo3"):
         raise ValidationError({"match_format": [_("Choose bo1 or bo3.")]})
@@ -179,14 +198,28 @@ def unregister(reg: Registration, user):
     reg.delete()
 
 
+@transaction.atomic
 def check_in(reg: Registration, user) -> Registration:
-    """The player checks in, or staff check them in at the door (audit-logged)."""
-    t = reg.tournament
+    """The player checks in, or staff check them in at the door (audit-logged).
+
+    Serialised with `start` on the tournament's row (issue 35): the status is read again
+    under the lock, so a check-in either happens before the start and counts, or comes
+    after it and is refused (409); it is never answered "checked in" for a player the
+    start has just dropped as a no-show. The caller's `reg` may be stale: it is re-read."""
+    t = _locked(reg.tournament)
     staff = is_staff(user, t)
     if reg.player_id != user.id and not staff:
         raise PermissionDenied(_("You can check in only yourself."))
     if t.status != Tournament.REGISTRATION:
-        raise Conflict(_("Check-in is closed: the event has started."))
+        if reg.player_id != user.id:
+            raise Conflict(_("Check-in is closed: the event has started."))
+        raise Conflict(
+            _(
+                "Check-in is closed: the event has started without you. Ask the organiser "
+                "or a judge about a late entry."
+            )
+        )
+    reg = Registration.objects.select_for_update().get(pk=reg.pk)
     if reg.checked_in:
         return reg
     reg.checked_in = True
@@ -220,13 +253,41 @@ def rounds_paired(t: Tournament) -> int:
     return last.number if last else 0
 
 
+def late_entry_open(t: Tournament) -> bool:
+    """Whether a late entrant can still play a Swiss round (issue 35): during the Swiss
+    rounds, while a round is still to be paired, or the last one is a draft that can be
+    paired again with them (`repair_round`; `publish_round` insists on it)."""
+    if t.status != Tournament.RUNNING:
+        return False
+    last = t.rounds.order_by("-number").first()
+    if last is None or last.status == Round.DRAFT:
+        return True
+    return last.number < t.planned_rounds()
+
+
+def late_entry_closed_text(t: Tournament) -> str:
+    """Why a late entry is not possible now, in a sentence a person can act on."""
+    if t.status == Tournament.REGISTRATION:
+        return _("The event has not started: register the player as usual.")
+    if t.status == Tournament.RUNNING:
+        return _(
+            "Late entry is closed: every Swiss round has been paired and published, so a "
+            "late entrant would play no round."
+        )
+    return _("Late entry is possible only during the Swiss rounds.")
+
+
 @transaction.atomic
 def late_entry(t: Tournament, staff, player, deck: Deck) -> Registration:
-    """Staff add a player after the start: rounds already paired count as losses."""
+    """Staff add a player after the start: rounds already paired count as losses.
+
+    Only while a Swiss round is still to be paired (`late_entry_open`): after the last
+    one a late entrant would play nothing and, at 0 points, could still be seeded into
+    the playoff (issue 35)."""
     t = _locked(t)
     require_staff(staff, t)
-    if t.status != Tournament.RUNNING:
-        raise Conflict(_("Late entry is possible only during the Swiss rounds."))
+    if not late_entry_open(t):
+        raise Conflict(late_entry_closed_text(t))
     cards = _check_deck(player, deck)
     if Registration.objects.filter(tournament=t, player=player).exists():
         raise Conflict(_("This player is already registered."))
@@ -735,6 +796,23 @@ def publish_round(rnd: Round, staff) -> Round:
     rnd = Round.objects.select_for_update().get(pk=rnd.pk)
     if rnd.status == Round.PUBLISHED:
         return rnd
+    if rnd.number >= t.planned_rounds():
+        # a late entrant who came after this draft was paired would play no round at all
+        unseated = list(
+            t.registrations.filter(late_entry_round__gt=rnd.number, dropped=False)
+            .exclude(pk__in=[reg_id for pair in _seating(rnd) for reg_id in pair if reg_id])
+            .values_list("player__username", flat=True)
+        )
+        if unseated:
+            raise Conflict(
+                articles(
+                    _(
+                        "Round %(n)s is the last Swiss round and was paired before the late "
+                        "entry of %(names)s: pair it again first, so that they play it."
+                    )
+                    % {"n": rnd.number, "names": ", ".join(unseated)}
+                )
+            )
     rnd.status = Round.PUBLISHED
     rnd.published_at = timezone.now()
     rnd.save(update_fields=["status", "published_at"])
@@ -1074,6 +1152,13 @@ def final_order(t: Tournament) -> list[standings_mod.Row]:
     return rows
 
 
+def cut_order(t: Tournament) -> list[standings_mod.Row]:
+    """`final_order` less the players who have met no opponent (a late entrant with
+    missed rounds or a bye only): they never enter the playoff (issue 35;
+    docs/rulings.md "Ties at the cut")."""
+    return [row for row in final_order(t) if row.opponents]
+
+
 def playoff_size(active: int) -> int:
     """Top four (R 18.3); with only two or three active players, a final of the top two."""
     return 4 if active >= 4 else 2 if active >= 2 else 0
@@ -1091,7 +1176,7 @@ def start_playoff(t: Tournament, staff) -> list[Match]:
         return list(t.matches.filter(stage=first))
     if t.status != Tournament.RUNNING or not swiss_finished(t):
         raise Conflict(_("The playoff starts after the last Swiss round is complete."))
-    order = final_order(t)
+    order = cut_order(t)
     size = playoff_size(len(order))
     if not size:
         raise Conflict(
@@ -1206,6 +1291,24 @@ def placings(t: Tournament) -> list[Registration]:
         third = t.registrations.filter(playoff_seed=3).select_related("player").first()
     # a disqualified player is left out and those below move up (MTR; rulings "Penalties")
     return [reg for reg in (first, second, third) if reg is not None and not reg.disqualified]
+
+
+def decided_placings(t: Tournament) -> list[Registration]:
+    """Every place the playoff decided (issue 35: a top four decides four): the placings
+    (R 18.6), then the other semi-final loser (4th). A Swiss-only finish: the placings."""
+    placed = placings(t)
+    if not placed:
+        return []
+    semis = t.matches.filter(stage="semi", status=Match.CONFIRMED).select_related(
+        "player_a__player", "player_b__player"
+    )
+    losers = _by_seed([m.player_b if m.winner == m.player_a else m.player_a for m in semis])
+    ids = {reg.pk for reg in placed}
+    for reg in losers:
+        if reg.pk not in ids and not reg.disqualified:
+            placed.append(reg)
+            ids.add(reg.pk)
+    return placed
 
 
 @transaction.atomic

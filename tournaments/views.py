@@ -95,6 +95,7 @@ def detail(request, pk):
             "stage": selectors.stage_label(t),
             "games": list(match.online_games.select_related("game")) if match else [],
             "my_penalties": selectors.penalty_rows(t, reg) if reg else [],
+            "late_entry_open": services.late_entry_open(t),
         },
     )
 
@@ -106,10 +107,15 @@ def _seat_letter(match, reg):
 
 
 def standings(request, pk):
+    """The standings with the cut line and what decided a tie at it (issue 35)."""
     t = get_object_or_404(Tournament, pk=pk)
-    return render(
-        request, "tournaments/standings.html", {"t": t, "rows": selectors.standings_rows(t)}
-    )
+    from decimal import Decimal
+
+    from django.utils import formats
+
+    page = selectors.standings_page(t)
+    floor = formats.number_format(Decimal("0.33"), 2)
+    return render(request, "tournaments/standings.html", {"t": t, "floor": floor, **page})
 
 
 def pairings(request, pk, number):
@@ -142,8 +148,9 @@ def _csv(filename: str, header: list, rows) -> HttpResponse:
 def standings_csv(request, pk):
     """The standings as CSV (rank, player, points, W-L, tiebreakers, dropped)."""
     t = get_object_or_404(Tournament, pk=pk)
+    labels = selectors.tiebreaker_names()
     header = [_("Rank"), _("Player"), _("Points"), _("Wins"), _("Losses")]
-    header += ["OMW%", "GW%", "OGW%", _("Dropped")]
+    header += [labels["omw"], labels["gwp"], labels["ogw"], _("Dropped")]
     rows = (
         [r["rank"], r["player"], r["points"], r["wins"], r["losses"], r["omw"], r["gwp"]]
         + [r["ogw"], _("yes") if r["dropped"] else ""]
@@ -215,7 +222,7 @@ def screen(request, pk):
             "deadline": selectors.running_clock(t),
             "by_name": by_name,
             "playoff": playoff,
-            "placings": services.placings(t) if t.status == Tournament.FINISHED else [],
+            "placings": services.decided_placings(t) if t.status == Tournament.FINISHED else [],
         },
     )
 
@@ -228,9 +235,29 @@ def dashboard(request, pk):
     return _dashboard(request, t)
 
 
-def _dashboard(request, t, *, status=200, forbid_form=None, penalty_form=None):
+def _prize_choices(t, ultra, posted=None) -> list:
+    """(placed registration, the card chosen for the place): three different cards by
+    default (issue 35: the form chose the first card for every place), else as posted."""
+    placed = services.placings(t) if t.status == Tournament.FINISHED else []
+    codes = [c.code for c in ultra]
+    rows = []
+    for place, reg in enumerate(placed, 1):
+        chosen = (posted or {}).get(place) or (codes[(place - 1) % len(codes)] if codes else "")
+        rows.append((reg, chosen))
+    return rows
+
+
+def _late_first(t) -> int:
+    last = t.rounds.order_by("-number").first()
+    if last is not None and last.status == "draft":
+        return last.number
+    return services.rounds_paired(t) + 1
+
+
+def _dashboard(request, t, *, status=200, forbid_form=None, penalty_form=None, prizes_posted=None):
     info = selectors.dashboard(t)
-    ultra = Card.objects.filter(rarity="ultra_rare").order_by("code")
+    ultra = list(Card.objects.filter(rarity="ultra_rare").order_by("code"))
+    late_open = services.late_entry_open(t)
     return render(
         request,
         "tournaments/dashboard.html",
@@ -247,8 +274,14 @@ def _dashboard(request, t, *, status=200, forbid_form=None, penalty_form=None):
             ),
             "ultra": ultra,
             "swiss_done": services.swiss_finished(t),
-            "active_count": t.registrations.filter(dropped=False).count(),
+            # who may enter the playoff: active players who have met an opponent
+            "active_count": len(services.cut_order(t)) if t.status == "running" else 0,
             "placings": services.placings(t) if t.status == Tournament.FINISHED else [],
+            "prize_rows": _prize_choices(t, ultra, prizes_posted),
+            "identical_prizes": prizes_posted is not None,
+            "late_entry_open": late_open,
+            "late_entry_closed": "" if late_open else services.late_entry_closed_text(t),
+            "late_first": _late_first(t) if late_open else None,
             "prizes_awarded": t.prizes.filter(awarded_to__isnull=False).exists(),
             "audit": [
                 (e, audit.sentence(e)) for e in t.audit.select_related("actor").order_by("-id")[:30]
@@ -367,7 +400,7 @@ def bracket(request, pk):
             "semis": semis,
             "final": playoff.get("final"),
             "third": playoff.get("third"),
-            "placings": services.placings(t),
+            "placings": services.decided_placings(t),
             "prizes": t.prizes.select_related("card", "awarded_to__player"),
         },
     )
@@ -442,10 +475,73 @@ def act(request, pk, action):
     elif action == "prizes":
         places = range(1, len(services.placings(t)) + 1)
         cards = {place: request.POST.get(f"place{place}", "") for place in places}
+        codes = [str(code).upper() for code in cards.values()]
+        if len(set(codes)) < len(codes) and not request.POST.get("identical_ok"):
+            # a warning before identical prizes (issue 35): the form again, with a box
+            if not services.is_staff(user, t):
+                raise PermissionDenied
+            messages.warning(
+                request,
+                _("Two or more places get the same card: nothing was awarded yet."),
+            )
+            return _dashboard(request, t, status=409, prizes_posted=cards)
         _run(request, services.award_prizes, t, user, cards, ok=_("Prizes awarded."))
+    elif action == "late-entry":
+        return _late_entry(request, t)
     else:
         raise Http404
     return staff_back
+
+
+def _late_entry(request, t):
+    """Staff enter a player late from the dashboard (issue 35: the API only before): a
+    user name and, optionally, the name of one of their decks (empty: the most recently
+    changed one). Refusals are the dashboard again with the sentence and a 4xx."""
+    from django.contrib.auth import get_user_model
+
+    user = request.user
+    if not services.is_staff(user, t):
+        message = _("Only the organiser and the judges may do this.")
+        return render(request, "tournaments/refused.html", {"t": t, "message": message}, status=403)
+    name = (request.POST.get("player") or "").strip()[:150]
+    deck_name = (request.POST.get("deck") or "").strip()[:100]
+    try:
+        if not services.late_entry_open(t):
+            raise services.Conflict(services.late_entry_closed_text(t))
+        player = get_user_model().objects.filter(username=name).first() if name else None
+        if player is None:
+            raise ValidationError(
+                _("There is no user called “%(name)s”: check the spelling of the user name.")
+                % {"name": name}
+            )
+        decks = Deck.objects.filter(owner=player)
+        if deck_name:
+            decks = decks.filter(name=deck_name)
+        deck = decks.order_by("-updated", "-id").first()
+        if deck is None or deck.latest_version is None:
+            if deck_name:
+                message = _("%(name)s has no deck called “%(deck)s”.")
+            else:
+                message = _("%(name)s has no deck: they need one to enter.")
+            raise ValidationError(message % {"name": name, "deck": deck_name})
+        reg = services.late_entry(t, user, player, deck)
+    except (ValidationError, PermissionDenied, services.Conflict) as error:
+        return _refused(request, t, error)
+    draft = t.rounds.filter(status="draft").first()
+    first = draft.number if draft is not None else reg.late_entry_round
+    messages.success(
+        request,
+        _("%(name)s entered late; their first round: %(n)s.") % {"name": reg.name, "n": first},
+    )
+    if draft is not None:
+        messages.info(
+            request,
+            articles(
+                _("Round %(n)s is a draft paired before this change: re-pair it to apply it.")
+                % {"n": draft.number}
+            ),
+        )
+    return redirect("tournaments:dashboard", t.pk)
 
 
 def _judge_game(request, match):

@@ -160,7 +160,10 @@ def test_judge_decides_a_timed_out_game_from_the_dashboard(client, users, event)
 
 
 def test_standings_page_shows_a_late_entrants_missed_round(client, users, event, django_user_model):
-    """R 18 late entry: the missed round is a loss (0-2, MTR practice), shown and explained."""
+    """R 18 late entry: the missed round is a loss (0-2, MTR practice), shown and explained.
+    Two Swiss rounds: a late entry after the last one is refused (issue 35)."""
+    Tournament.objects.filter(pk=event.pk).update(swiss_rounds=2)
+    event.refresh_from_db()
     enter(event, users, ["alice", "bob"])
     services.start(event, users["org"])
     rnd = services.pair_next_round(event, users["org"])
@@ -168,9 +171,9 @@ def test_standings_page_shows_a_late_entrants_missed_round(client, users, event,
     carol = users["carol"]
     services.late_entry(event, users["org"], carol, save_deck(carol, name="c", cards=colony()))
     page = client.get(f"/en/tournaments/{event.pk}/standings/").content.decode()
-    assert "1 missed round(s), each a loss" in page
+    assert "1 missed round, a loss" in page
     assert 'id="missed-legend"' in page
-    assert "1 missed by entering late" in page  # the explain text
-    assert "missed rounds counted 0-2" in page
+    assert "(missed rounds, each a loss: 1)" in page  # the explain text
+    assert "0 / 2 = 0.3300" in page  # GW%: the missed round's 0-2, floored
     hu = client.get(f"/hu/tournaments/{event.pk}/standings/").content.decode()
-    assert "1 kihagyott forduló, mindegyik vereség" in hu
+    assert "1 kihagyott forduló, vereség" in hu and "0 / 2 = 0,3300" in hu
