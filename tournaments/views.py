@@ -401,6 +401,11 @@ def bracket(request, pk):
             "final": playoff.get("final"),
             "third": playoff.get("third"),
             "placings": services.decided_placings(t),
+            "cut": selectors.standings_cut(
+                t,
+                dict(t.registrations.values_list("pk", "player__username")),
+                selectors.tiebreaker_names(),
+            ),
             "prizes": t.prizes.select_related("card", "awarded_to__player"),
         },
     )

@@ -327,6 +327,10 @@ def test_standings_draw_the_cut_and_say_which_tiebreaker_decided_in_hungarian_R1
     assert "legalább 0,33" in content
     english = client.get(f"/en/tournaments/{event.pk}/standings/").content.decode()
     assert f"GW% decided: {fourth} 0.3333, {fifth} 0.3300." in english
+    # the bracket says where the cut was and what decided it, once the playoff has started
+    services.start_playoff(event, users["org"])
+    bracket = client.get(f"/hu/tournaments/{event.pk}/bracket/").content.decode()
+    assert f'<p class="cut-tie">{sentence}</p>' in bracket
 
 
 # ------------------------------------------------------ 6. plural and a stray space
@@ -374,6 +378,7 @@ def test_an_online_event_speaks_as_an_online_one(client, users):
     game = rnd.matches.get().online_games.get().game
     page = client.get(f"/en/play/{game.pk}/").content.decode()
     assert f'id="event-link" class="button primary" href="/en/tournaments/{event.pk}/"' in page
+    assert 'id="rematch"' not in page  # no "New game" from a tournament game's end screen
 
 
 # -------------------------------------------------------------------- 8. dates
