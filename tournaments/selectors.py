@@ -1,5 +1,7 @@
 """Reads of the tournaments app: what a user may see, and display rows."""
 
+from fractions import Fraction
+
 from django.db.models import F, Q
 from django.utils.translation import gettext as _
 
@@ -7,6 +9,7 @@ from cardgame.hungarian import articles
 
 from . import services
 from .models import Match, Penalty, Prize, Registration, Round, Tournament
+from .standings import FLOOR
 
 
 def visible_rounds(t: Tournament, user):
@@ -133,16 +136,18 @@ def _explain(row, by_id: dict, names: dict, labels: dict) -> list[tuple[str, str
     if row.missed:
         points += " " + _("(missed rounds, each a loss: %(n)s)") % {"n": row.missed}
     out = [(_("Points"), points)]
+
+    def share(num: int, den: int, text: str) -> str:
+        raw = Fraction(num, den)
+        if raw < FLOOR:  # raised to the floor (R 18.7)
+            return f"{text} = {percent(raw)} → {percent(FLOOR)} " + _("(the floor)")
+        return f"{text} = {percent(raw)}"
+
     if played:
-        out.append(
-            (
-                labels["mwp"],
-                f"{row.points} / (3 × {played}) = {percent(row.mwp)}",
-            )
-        )
+        out.append((labels["mwp"], share(row.points, 3 * played, f"{row.points} / (3 × {played})")))
     games = row.game_wins + row.game_losses
     if games:
-        out.append((labels["gwp"], f"{row.game_wins} / {games} = {percent(row.gwp)}"))
+        out.append((labels["gwp"], share(row.game_wins, games, f"{row.game_wins} / {games}")))
     for key, own in (("omw", "mwp"), ("ogw", "gwp")):
         if row.opponents:
             parts = ", ".join(

@@ -174,6 +174,6 @@ def test_standings_page_shows_a_late_entrants_missed_round(client, users, event,
     assert "1 missed round, a loss" in page
     assert 'id="missed-legend"' in page
     assert "(missed rounds, each a loss: 1)" in page  # the explain text
-    assert "0 / 2 = 0.3300" in page  # GW%: the missed round's 0-2, floored
+    assert "0 / 2 = 0.0000 → 0.3300 (the floor)" in page  # GW%: the missed round's 0-2
     hu = client.get(f"/hu/tournaments/{event.pk}/standings/").content.decode()
-    assert "1 kihagyott forduló, vereség" in hu and "0 / 2 = 0,3300" in hu
+    assert "1 kihagyott forduló, vereség" in hu and "0 / 2 = 0,0000 → 0,3300 (alsó határ)" in hu
