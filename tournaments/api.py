@@ -282,6 +282,11 @@ class PenaltySerializer(serializers.ModelSerializer):
 
 class PrizesInput(serializers.Serializer):
     cards = serializers.DictField(child=serializers.CharField(), help_text='{"1": code, ...}')
+    identical = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="true: award the same card to two or more places on purpose (else 400)",
+    )
 
 
 def _data(serializer_class, request):
@@ -737,6 +742,19 @@ def prizes(request, pk):
         by_place = {int(k): v for k, v in cards.items()}
     except (TypeError, ValueError) as error:
         raise ValidationError({"cards": ["Places are 1, 2 and 3."]}) from error
+    codes = [str(code).upper() for code in by_place.values()]
+    if len(set(codes)) < len(codes) and request.data.get("identical") is not True:
+        # a warning before identical prizes (issue 35), as the dashboard's form gives
+        raise ValidationError(
+            {
+                "cards": [
+                    _(
+                        "Two or more places get the same card. Choose different cards, or "
+                        'send "identical": true to award identical prizes on purpose.'
+                    )
+                ]
+            }
+        )
     awarded = _call(services.award_prizes, t, request.user, by_place)
     return Response(
         [{"place": p.place, "card": p.card.code, "player": p.awarded_to.name} for p in awarded],

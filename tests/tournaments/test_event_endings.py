@@ -171,6 +171,13 @@ def test_late_entry_after_the_last_swiss_round_is_refused_R18_7(client, users):
     with pytest.raises(services.Conflict, match="would play no round"):
         services.late_entry(event, users["org"], gus, save_deck(gus, name="c", cards=colony()))
     assert not event.registrations.filter(player=gus).exists()
+    client.force_login(users["org"])
+    deck = save_deck(gus, name="d", cards=colony())
+    body = {"player": "gus", "deck": deck.pk}
+    response = client.post(
+        f"/api/tournaments/{event.pk}/late-entry/", body, content_type="application/json"
+    )
+    assert response.status_code == 409 and "egyetlen fordulót sem" in response.json()["detail"]
     # the staff control says so on the dashboard; the player's page says so too
     client.force_login(users["judge"])
     page = client.get(f"/en/tournaments/{event.pk}/dashboard/").content.decode()
@@ -276,6 +283,11 @@ def test_prizes_default_to_three_different_cards_and_warn_before_identical_ones_
     same = {"place1": chosen[0], "place2": chosen[0], "place3": chosen[1]}
     warned = client.post(url, same)
     assert warned.status_code == 409 and 'id="identical-warning"' in warned.content.decode()
+    assert not event.prizes.exists()
+    api = f"/api/tournaments/{event.pk}/prizes/"
+    cards = {"cards": {"1": chosen[0], "2": chosen[0], "3": chosen[1]}}
+    refused = client.post(api, cards, content_type="application/json")
+    assert refused.status_code == 400 and "identical" in str(refused.json()["errors"]["cards"])
     assert not event.prizes.exists()
     client.post(url, {**same, "identical_ok": "1"})
     assert [p.card.code for p in event.prizes.order_by("place")] == [
