@@ -177,7 +177,62 @@ def decisions() -> dict:
             _("The card says “the opponent”: choose which of your neighbours it means."),
         ),  # R 17.1.3
     }
-    return {k: {"title": t, "help": h} for k, (t, h) in d.items()}
+    out = {k: {"title": t, "help": h} for k, (t, h) in d.items()}
+    for k, words in decision_counts().items():
+        out[k]["count"] = words
+    for k, words in decision_rules().items():
+        out[k]["why"] = words
+    return out
+
+
+def decision_counts() -> dict:
+    """How many cards a decision wants (issue 34): {one, other} forms filled with the
+    number still to choose (pending.info picks_left / points_left), or one sentence where
+    the number is the player's."""
+    return {
+        "discard": ngettext_forms("Discard %(n)s card.", "Discard %(n)s cards."),
+        "discard_ship": ngettext_forms("Discard %(n)s ship.", "Discard %(n)s ships."),
+        "search": ngettext_forms("Take %(n)s card.", "Take up to %(n)s cards."),
+        "order_top": ngettext_forms("%(n)s card to order.", "%(n)s cards to order."),
+        "return_to_colony": ngettext_forms(
+            "Return %(n)s card to the colony.", "Return %(n)s cards to the colony."
+        ),
+        "return_to_centre": ngettext_forms(
+            "Return %(n)s card to the centre.", "Return %(n)s cards to the centre."
+        ),
+        "copy_event": ngettext_forms("Choose %(n)s event.", "Choose %(n)s events."),
+        "target": ngettext_forms("Choose %(n)s target.", "Choose %(n)s targets."),
+        "distribute": ngettext_forms(
+            "%(n)s damage point to place.", "%(n)s damage points to place."
+        ),
+        "attackers": _("Any number of ships, at least one."),
+        "defenders": _("Any number of ships, or none."),
+        "bombers": _("Any number of the attacking ships, or none."),
+        "board": _("Any number of crew cards, or none."),
+        "fire": _("Choose one ship to fire at."),
+    }
+
+
+def decision_rules() -> dict:
+    """The rule behind a decision, for the first-game guide (issue 34): what the decision
+    line does not already say."""
+    return {
+        "mulligan": _("You may redraw your opening hand once per game; the new hand is final."),
+        "main": _("Cards enter face down and unpaid: they work only once you pay their credit cost. Ships are paid when played."),
+        "respond": _("Interrupts go on the chain and resolve last in, first out: the newest card takes effect first."),
+        "attackers": _("Only active ships can attack. A ship that fires or bombards becomes used, and a used ship cannot defend until it is active again."),
+        "defenders": _("Only defending ships can be fired at. The attacking ships still active after the firing bombard your target."),
+        "board": _("A paid crew card aboard adds its printed bonuses to the ship; after the combat it returns to the canteen."),
+        "fire": _("The faster ship acts first (on equal speed, the attacker). A shot takes as much armour as the shooter's firepower; at 0 armour the ship is destroyed."),
+        "return_fire": _("Returning fire hits the shooter at the same moment, but makes your ship used; holding fire keeps it active."),
+        "payments": _("Whatever you want to pay in this combat must be paid now; unpaid armaments and crew add nothing."),
+        "bombers": _("The bombers' values add up: a colony loses that many cards; a centre card, a crew card or an unpaid base needs at least 2."),
+        "distribute": _("Every point must go to a ship; a ship whose armour falls to 0 is destroyed."),
+        "discard": _("At the end of your turn at most 5 cards may stay in your centre; the rest go to your wasteland face down."),
+        "discard_ship": _("Your ships may add up to at most 12 in size."),
+        "trap": _("A trap can be paid only now, when a bombardment of at least 2 would destroy it."),
+        "cut": _("Cutting makes sure nobody knows the order of the shuffled colony."),
+    }  # fmt: skip
 
 
 def actions() -> dict:
@@ -209,6 +264,10 @@ def actions() -> dict:
         "pass": _("Pass"),
         "board": _("Board %(ship)s"),
         "fire": _("Fire at this ship"),
+        # more than one of your ships may fire at one target: which one (issue 34)
+        "fire.with": _("%(ship)s fires at this ship"),
+        # a shot in words with its target, for API clients and the decision panel
+        "fire.at": _("%(ship)s fires at %(target)s"),
         "stealth": _("Stealth bombardment"),
         "heavy_weapons": _("Heavy weapons"),
         "ordnance": _("Ordnance"),
@@ -366,6 +425,7 @@ def stops() -> dict:
         "own": _("Stop for responses in my own turn"),
         "pass_turn": _("Pass until my turn"),
         "pass_turn_on": _("Passing until your turn"),
+        "pass_turn_help": _("Answer every response window of your opponent's turn with a pass, until your own turn starts."),
         "cancel": _("Cancel"),
         "end_confirm": _("You can still attack or pay for a card. End the turn anyway?"),
         "end_confirm_yes": _("End the turn"),
@@ -495,6 +555,7 @@ def ui() -> dict:
         "more_actions": _("Other actions"),
         "guide": _("First game? Here is what this decision means:"),
         "guide_hide": _("Hide the guide"),
+        "guide_rule": _("First game? The rule behind it:"),
         "chat": _("Messages"),
         "chat_send": _("Send a message"),
         "printed": _("printed: %(value)s"),
@@ -513,6 +574,13 @@ def ui() -> dict:
         "arm": _("ARM"),
         "bmb": _("BMB"),
         "cost": _("Credit cost"),
+        # what a play or pay button will take now, cost modifiers included (R 19.6)
+        "cost_now": ngettext_forms("(%(n)s credit)", "(%(n)s credits)"),
+        "chain_help": _(
+            "The chain: cards played and answered in this window. They resolve from the last one up; each player may answer with an interrupt first."
+        ),
+        "sheet_more": _("More"),
+        "sheet_less": _("Less"),
         # the replay: a search bot's weighed options at its decision (issue 18)
         "thinking": _("What the bot weighed"),
         "thinking_who": _("The top three options of %(name)s at this decision:"),
@@ -584,9 +652,12 @@ def action_key(action: dict, decision: str | None) -> str:
     return kind
 
 
-def action_label(action: dict, decision: str | None, names: dict, lang: str) -> str:
+def action_label(
+    action: dict, decision: str | None, names: dict, lang: str, cost: int | None = None
+) -> str:
     """A legal action in words for API clients: its phrase and, after a dash, the card it
-    acts on with its zone (names: card id -> {name, name_en, zone}); never an id."""
+    acts on with its zone (names: card id -> {name, name_en, zone}); never an id. `cost`:
+    what a play or pay takes now (engine.values.card_cost), said after the phrase."""
     phrases, zone_words = _table(lang)
 
     def card(cid):
@@ -611,6 +682,15 @@ def action_label(action: dict, decision: str | None, names: dict, lang: str) -> 
         "other": card(action.get("b")),
     }
     text = phrases.get(action_key(action, decision), phrases["choose"]) % words
+    if cost is not None:
+        with translation.override(lang):
+            text += " " + ngettext("(%(n)s credit)", "(%(n)s credits)", cost) % {"n": cost}
+    if action["kind"] == "fire":  # the ship that fires, then the one it fires at
+        with translation.override(lang):
+            return phrases["fire.at"] % {
+                "ship": card(action.get("ship")),
+                "target": card(action.get("target")),
+            }
     if action["kind"] == "attack" and words["player"]:  # a table: whom (R 17.1.2)
         text = phrases["attack.player"] % {"attack": text, "player": words["player"]}
     subject = action.get("card", action.get("a"))

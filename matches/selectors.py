@@ -8,6 +8,7 @@ from collections import Counter
 from django.db.models import OuterRef, Q, Subquery
 
 from cardgame.params import record_id
+from engine import values as V
 from engine.flow import Event
 from engine.game import legal_actions
 from engine.serialize import load
@@ -142,7 +143,10 @@ def match_payload(match: Match, viewer: int | None, state=None, seats=None) -> d
         elif viewer is not None and viewer == match.deciding_seat:
             names = _names(seen)  # once per payload, not once per action
             decision = seen["pending"]["decision"] if seen["pending"] else None
-            legal = [labelled(a.to_dict(), names, decision) for a in legal_actions(state)]
+            legal = [
+                labelled(a.to_dict(), names, decision, cost_now(state, viewer, a))
+                for a in legal_actions(state)
+            ]
     untimed = clocks.is_untimed(match)
     return {
         "id": match.pk,
@@ -175,17 +179,34 @@ def _iso(moment):
     return moment.isoformat() if moment else None
 
 
-def labelled(action: dict, names: dict, decision: str | None = None) -> dict:
-    """{id, kind, label_en, label_hu, params}: the action in words (matches.presentation),
-    its cards named and placed as this viewer's view shows them (`names` = _names(view))."""
+def cost_now(state, seat: int, action) -> int | None:
+    """What a play (M4) or pay (M5) takes now: the card's credit cost with every cost
+    modifier in force (R 19.6, engine.values.card_cost); None for other actions and for a
+    cost that depends on a target chosen later (R 21.3)."""
+    if action.kind not in ("play", "pay"):
+        return None
+    card = state.cards.get(action.get("card"))
+    if card is None or not isinstance(state.defs[card.code]["credit_cost"], int):
+        return None
+    return V.card_cost(state, seat, card)
+
+
+def labelled(action: dict, names: dict, decision: str | None = None, cost=None) -> dict:
+    """{id, kind, label_en, label_hu, params[, cost]}: the action in words
+    (matches.presentation), its cards named and placed as this viewer's view shows them
+    (`names` = _names(view)); `cost`: what a play or pay takes now (cost_now), in the
+    labels too, so the page shows it and computes nothing."""
     params = {k: v for k, v in action.items() if k not in ("id", "kind")}
-    return {
+    out = {
         "id": action["id"],
         "kind": action["kind"],
-        "label_en": action_label(action, decision, names, "en"),
-        "label_hu": action_label(action, decision, names, "hu"),
+        "label_en": action_label(action, decision, names, "en", cost),
+        "label_hu": action_label(action, decision, names, "hu", cost),
         "params": params,
     }
+    if cost is not None:
+        out["cost"] = cost
+    return out
 
 
 _BRANCHES = (dict, list)

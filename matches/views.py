@@ -76,6 +76,14 @@ def deck_rows(user) -> list[dict]:
     return rows
 
 
+def preselected_deck(rows) -> int | None:
+    """The deck the lobby offers first: the newest legal one (rows are newest first), else
+    the newest (issue 34: a newer illegal deck was pre-selected over a legal one)."""
+    legal = [row for row in rows if row["legal"]]
+    chosen = (legal or rows or [None])[0]
+    return chosen["deck"].pk if chosen else None
+
+
 def _lobby_lists(user):
     matches = list(selectors.my_matches(user))
     bot_names = presentation.bots()
@@ -197,8 +205,10 @@ def lobby(request):
             if match is None:
                 return redirect("matches:lobby")
             return redirect("matches:game", pk=match.pk)
+    decks = deck_rows(request.user)
     context = {
-        "decks": deck_rows(request.user),
+        "decks": decks,
+        "preselected_deck": preselected_deck(decks),
         "rulesets": play.ruleset_choices(playable_only=True),
         "error": error,
         "problems": problems,

@@ -76,6 +76,9 @@ def detail(request, pk):
     reg = selectors.my_registration(t, request.user)
     match = selectors.my_current_match(t, request.user)
     decks = Deck.objects.filter(owner=request.user) if request.user.is_authenticated else []
+    # the newest deck legal under the original rules first, else the newest (issue 34)
+    legal = [d for d in decks if d.is_legal and d.ruleset == "original"]  # R 9.6
+    preselected = (legal or list(decks) or [None])[0]
     rounds = selectors.visible_rounds(t, request.user)
     return render(
         request,
@@ -86,6 +89,7 @@ def detail(request, pk):
             "match": match,
             "my_seat": _seat_letter(match, reg),
             "decks": decks,
+            "preselected_deck": preselected.pk if preselected else None,
             "rounds": rounds,
             "is_staff": services.is_staff(request.user, t),
             "registrations": t.registrations.select_related("player"),

@@ -418,7 +418,8 @@
   function centreOfTable(view, opts) {
     const parts = [];
     if (view.chain && view.chain.length) {
-      parts.push(el("div", { class: "chain" }, el("h3", { text: S.zones.chain }),
+      parts.push(el("div", { class: "chain" }, el("h3", { text: S.zones.chain, title: S.ui.chain_help }),
+        el("p", { class: "chain-help muted", text: S.ui.chain_help }), // R 12: what the chain is
         el("ol", {}, view.chain.map((e) => el("li", {}, cardRef({ name: e.name, code: e.code, name_en: (faces[e.code] || {}).name }), ` — ${opts.playerName(e.player)}`)))));
     }
     if (view.combat) parts.push(combatView(view, opts));

@@ -29,6 +29,7 @@
   let stops = { ...STOP_DEFAULTS, ...store.get("stops", {}) };
   let passUntilMyTurn = false;
   let menuCard = null; // the card whose actions are offered in the panel
+  let sheetOpen = false; // a phone's decision sheet: one line of the main actions, or all of it
   let confirmEnd = null; // the end-turn action waiting for "are you sure"
   let picks = { key: null, ids: [] }; // the cards picked in the current multi-pick
   let combatEvents = []; // this combat's events, for the combat view
@@ -64,7 +65,7 @@
     const c = cards[id] || B.cardInfo(id);
     const name = B.nameOf(c);
     if (!cards[id]) return name;
-    const same = Object.values(cards).filter((x) => x.name && B.nameOf(x) === name && x.zone === c.zone);
+    const same = Object.values(cards).filter((x) => x.name && B.nameOf(x) === name && x.zone === c.zone && x.controller === c.controller);
     const zone = S.zones[c.zone] || "";
     if (same.length > 1) return `${name} (${B.fmt(S.ui.position, { zone, n: same.findIndex((x) => x.id === id) + 1 })})`;
     return zone ? `${name} (${zone})` : name;
@@ -101,7 +102,12 @@
     });
     if (a.kind === "attack" && typeof p.player === "number") text = B.fmt(S.actions["attack.player"], { attack: text, player: playerName(p.player) });
     if (a.kind === "done" && picks.ids.length) text = B.fmt(S.ui.confirm_n, { n: picks.ids.length });
-    if (a.kind === "fire" && shootersOf(a.params.target).length > 1) text += ` — ${cardWords(p.ship, cards)}`;
+    if (typeof a.cost === "number") text += ` ${B.fmt(S.ui.cost_now, { n: a.cost })}`; // the server's number (R 19.6)
+    if (a.kind === "fire") {
+      // on the target's menu: which ship fires; in the panel: which ship fires at which
+      if (withSubject) return B.fmt(S.actions["fire.at"], { ship: cardWords(p.ship, cards), target: cardWords(p.target, cards) });
+      if (shootersOf(p.target).length > 1) return B.fmt(S.actions["fire.with"], { ship: cardWords(p.ship, cards) });
+    }
     const subject = subjectOf(a, cards);
     if (withSubject && subject !== null && subject !== undefined) text += ` — ${cardWords(subject, cards)}`;
     return text;
@@ -116,6 +122,8 @@
     (state.legal_actions || []).forEach((a) => {
       const id = subjectOf(a, cards);
       if (id !== null && id !== undefined) (map[id] = map[id] || []).push(a);
+      // a crew card tapped (its menu open): each ship it may board takes it when tapped
+      if (a.kind === "board" && menuCard !== null && a.params.card === menuCard) (map[a.params.ship] = map[a.params.ship] || []).push(a);
       if (a.kind === "cash" && a.params.b !== a.params.a) (map[a.params.b] = map[a.params.b] || []).push(a);
     });
     return map;
@@ -274,10 +282,12 @@
     title.className = `decision ${mine ? "mine" : ""}`;
     help.replaceChildren();
     if (mine && info) {
-      help.append(info.help);
+      help.append(B.el("span", { class: "help-text", text: info.help }));
       const extra = pending.info || {};
-      if (typeof extra.points_left === "number") help.append(B.el("b", { class: "left", text: ` ${B.fmt(S.ui.points_left, { n: extra.points_left })}` }));
-      else if (typeof extra.picks_left === "number" && extra.picks_left > 1) help.append(B.el("b", { class: "left", text: ` ${B.fmt(S.ui.picks_left, { n: extra.picks_left })}` }));
+      const left = typeof extra.points_left === "number" ? extra.points_left : extra.picks_left;
+      if (info.count && (typeof left === "number" || typeof info.count === "string")) help.prepend(B.el("b", { class: "count", text: `${B.fmt(info.count, { n: left })} ` }));
+      else if (typeof extra.points_left === "number") help.append(B.el("b", { class: "left", text: ` ${B.fmt(S.ui.points_left, { n: extra.points_left })}` }));
+      else if (typeof extra.picks_left === "number") help.append(B.el("b", { class: "left", text: ` ${B.fmt(S.ui.picks_left, { n: extra.picks_left })}` }));
       if (pending.decision === "respond" && extra.scope) help.prepend(B.el("b", { text: `${S.windows[extra.scope] || ""}: ` }));
       const v = state.view;
       if (pending.decision === "main" && v && v.turn === 1 && v.starting_player === me()) help.append(B.el("span", { class: "note", text: ` ${S.ui.no_first_attack}` }));
@@ -318,21 +328,31 @@
       const throwsAway = a.kind === "pass" && pending.decision === "fire";
       if (a.kind === "keep" || (a.kind === "pass" && !throwsAway) || (a.kind === "done" && pending.decision !== "main")) cls += " primary";
       if (a.kind === "end_turn") cls += " end-turn";
+      if (["draw", "search", "wasteland_draw"].includes(a.kind)) cls += " secondary"; // under "More" on a phone
       return button(a, cards, cls, true);
     }));
-    if (mine && pending.decision === "respond") parts.push(B.el("button", { type: "button", class: "act subtle", onclick: () => { passUntilMyTurn = true; click(legal.find((a) => a.kind === "pass")); }, text: S.stops.pass_turn }));
+    if (mine && pending.decision === "respond") parts.push(B.el("button", { type: "button", class: "act subtle", title: S.stops.pass_turn_help, onclick: () => { passUntilMyTurn = true; click(legal.find((a) => a.kind === "pass")); }, text: S.stops.pass_turn }));
+    // a phone: the sheet is one line of the main actions until "More" opens the rest
+    document.getElementById("action-bar").classList.toggle("collapsed", !sheetOpen);
+    if (legal.length) parts.push(B.el("button", { type: "button", class: "act subtle sheet-toggle", "aria-expanded": sheetOpen ? "true" : "false", onclick: () => { sheetOpen = !sheetOpen; render(); }, text: sheetOpen ? S.ui.sheet_less : S.ui.sheet_more }));
     if (!legal.length && state.status === "active" && me() !== null) parts.push(B.el("span", { class: "muted", text: passUntilMyTurn ? S.stops.pass_turn_on : S.ui.no_actions }));
     box.replaceChildren(...parts);
     document.getElementById("keys").textContent = legal.length && window.matchMedia("(hover: hover)").matches ? `${S.ui.pass_key} · ${S.ui.end_key}` : "";
   }
 
+  // The first game against a bot: the rule behind each new decision kind (not the decision
+  // line again), shown while that first decision lasts; nothing to tap away.
+  let guideShown = null;
   function renderGuide(kind) {
     const node = document.getElementById("guide");
-    if (!kind || !isBotGame() || guideSeen.has(kind) || !S.decisions[kind]) { node.hidden = true; return; }
-    const d = S.decisions[kind];
+    const d = kind && S.decisions[kind];
+    if (d && d.why && isBotGame() && !guideSeen.has(kind)) {
+      guideShown = kind; guideSeen.add(kind); store.set("guide", [...guideSeen]);
+    }
+    if (!d || kind !== guideShown || !d.why) { node.hidden = true; if (kind !== guideShown) guideShown = null; return; }
     node.hidden = false;
-    node.replaceChildren(B.el("p", {}, B.el("b", { text: S.ui.guide }), " ", d.title, ": ", d.help),
-      B.el("button", { type: "button", class: "act subtle", onclick: () => { guideSeen.add(kind); store.set("guide", [...guideSeen]); render(); }, text: S.ui.guide_hide }));
+    node.replaceChildren(B.el("p", {}, B.el("b", { text: S.ui.guide_rule }), " ", d.why));
+    node.onclick = () => { if (!sheetOpen) { sheetOpen = true; render(); } }; // a phone: the whole of it
   }
 
   function renderStops() {
@@ -342,7 +362,8 @@
       const input = B.el("input", { type: "checkbox", checked: stops[k] ? true : null, onchange: (e) => { stops[k] = e.target.checked; store.set("stops", stops); } });
       return B.el("label", { class: "stop" }, input, ` ${S.stops[k]}`);
     });
-    box.replaceChildren(B.el("summary", { text: S.stops.title }), B.el("p", { class: "muted", text: S.stops.help }), ...rows);
+    box.replaceChildren(B.el("summary", { text: S.stops.title }), B.el("p", { class: "muted", text: S.stops.help }), ...rows,
+      B.el("p", { class: "muted pass-turn-help" }, B.el("b", { text: `${S.stops.pass_turn}: ` }), S.stops.pass_turn_help));
   }
 
   function renderResult() {
@@ -360,6 +381,7 @@
     let turns = state.view ? ` · ${B.fmt(S.ui.result_turns, { n: state.view.turn })}` : "";
     if (r.ranking && r.ranking.length) turns += ` · ${S.ui.ranking}: ${r.ranking.map((s, i) => `${i + 1}. ${playerName(s)}`).join(", ")}`;
     document.getElementById("result-head").textContent = head;
+    document.getElementById("status-line").textContent = [S.phases.over, head, reason].filter(Boolean).join(" · ");
     document.getElementById("result-detail").textContent = `${reason}${turns}`;
     document.getElementById("replay-link").hidden = state.status !== "finished";
     const rematch = document.getElementById("rematch");
@@ -405,13 +427,22 @@
     if (pass) send(pass, true); // at once: busy from here, so nobody clicks in between
   }
 
+  // "You can still attack or pay for a card": only when a legal attack exists, or a legal
+  // play or pay whose cost now (the server's number) your credits cover, with credits left
+  function worthStaying() {
+    const legal = state.legal_actions || [];
+    const seat = state.view && me() !== null ? state.view.players[me()] : null;
+    const credits = seat ? seat.credits || 0 : 0;
+    return legal.some((x) => x.kind === "attack"
+      || (["play", "pay"].includes(x.kind) && credits > 0 && (typeof x.cost !== "number" || x.cost <= credits)));
+  }
+
   let clicks = 0;
   function click(a) {
     if (!a) return;
     clicks += 1;
     if (a.kind === "end_turn" && !store.get("noEndConfirm", false) && !confirmEnd) {
-      const legal = state.legal_actions || [];
-      if (legal.some((x) => x.kind === "attack" || x.kind === "play" || x.kind === "pay")) { confirmEnd = a; menuCard = null; render(); return; }
+      if (worthStaying()) { confirmEnd = a; menuCard = null; render(); return; }
     }
     send(a);
   }

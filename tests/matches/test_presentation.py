@@ -53,7 +53,9 @@ def test_every_decision_says_what_and_why():
         decisions = presentation.decisions()
     for name in vocabulary()["decisions"]:
         d = decisions[name]
-        assert d["title"] and d["help"] and set(d) == {"title", "help"}
+        # and, where they say more, how many cards it wants and the rule behind it (issue 34)
+        assert d["title"] and d["help"]
+        assert {"title", "help"} <= set(d) <= {"title", "help", "count", "why"}
 
 
 def test_every_action_kind_has_words():
@@ -76,6 +78,7 @@ def test_hungarian_is_hungarian():
         hu = presentation.client_strings()
     same = [e for e, h in zip(strings(en), strings(hu), strict=True) if e == h]
     allowed = {"%(card)s: %(stat)s %(amount)s", "%(card)s: %(from)s → %(to)s", "Xeno", "robot"}
+    allowed.add("(%(n)s credit)")  # "credit" is the Hungarian game's own word too
     assert set(same) - allowed - {s for s in same if re.fullmatch(r"[A-Z ]+[\d. M]*", s)} == set()
 
 
