@@ -133,6 +133,9 @@ class Pairing:
     score_gap_bound: int = 0
     stats: dict = field(default_factory=dict)
     """How it was computed: score groups, exact blocks and the players in them."""
+    certified: bool = True
+    """Proven least-cost (method "exact"); False: the groups method's pairing, not proven
+    (method="groups", or "auto" when no certificate was found cheaply: with a warning)."""
 
 
 def seed_key(seed: str | int, player_id: PlayerId) -> int:
@@ -227,7 +230,7 @@ def pair_round(
     if n == 0:
         stats = {"parts": 0, "solved_parts": 0, "largest_solved": 0}
         return Pairing(pairs=[], bye=None, method="exact", stats=stats)
-    if method == "groups" or (method == "auto" and n > exact_limit):
+    if method == "groups":
         result = _pair_groups(ps, seeded, n, seed)
         if result is None:  # only the whole event, solved exactly, will do
             pairs, bye, _ = _solve_exact(ps, n, seed, with_bye=n % 2 == 1, out_pts=None)
@@ -236,10 +239,18 @@ def pair_round(
             pairs, bye, stats = result
             used = "groups"
     else:
-        budget = None if method == "exact" else FULL_LIMIT
-        pairs, bye, stats, used = _exact(ps, seeded, n, seed, budget)
+        # "auto": the certified parts at every size (one-level parts by `_line_pairs`),
+        # matchings within FULL_LIMIT's work, else the groups pairing, said so
+        budget = None if method == "exact" else min(FULL_LIMIT, exact_limit)
+        pairs, bye, stats, used = _exact(ps, seeded, n, seed, budget, line=method == "auto")
     pairing = _finish(ps, pairs, bye, used)
     pairing.stats = stats
+    pairing.certified = used == "exact"
+    if method == "auto" and not pairing.certified:
+        pairing.warnings.append(
+            "not proven least-cost: the groups pairing was kept (no rematch a pairing "
+            "could avoid); pair with the exact method to be sure"
+        )
     return pairing
 
 
@@ -339,7 +350,7 @@ def _solve_exact(
     return pairs, None, special
 
 
-def _exact(ps: list[_P], seeded: list[_P], n: int, seed, budget: int | None):
+def _exact(ps: list[_P], seeded: list[_P], n: int, seed, budget: int | None, line=False):
     """The least-cost pairing, split into independent parts when that is proven.
 
     The groups method gives a pairing M0 in about a millisecond; `_certified_parts`
@@ -376,6 +387,18 @@ def _exact(ps: list[_P], seeded: list[_P], n: int, seed, budget: int | None):
                     if sum(abs(a.sp - b.sp) for a, b in kept[k]) == least:
                         continue
                 todo.append(k)
+            if line and per_level and n > UNIQUE_LIMIT:
+                solved = [_line_pairs(parts[k], kept[k]) for k in todo]
+                if all(pairs is not None for pairs in solved):
+                    for k, pairs in zip(todo, solved, strict=True):
+                        kept[k] = pairs
+                    stats = {
+                        "parts": len(parts),
+                        "solved_parts": len(todo),
+                        "largest_solved": max((len(parts[k]) for k in todo), default=0),
+                        "line": True,
+                    }
+                    return [pr for part_pairs in kept for pr in part_pairs], bye, stats, "exact"
             work = sum(len(parts[k]) ** 3 for k in todo)
             if budget is None or work <= budget**3:
                 for k in todo:
@@ -392,6 +415,101 @@ def _exact(ps: list[_P], seeded: list[_P], n: int, seed, budget: int | None):
             return m0_pairs, bye, {**m0_stats, "exact_declined": True}, "groups"
     pairs, bye, _ = _solve_exact(ps, n, seed, with_bye=n % 2 == 1, out_pts=None)
     return pairs, bye, {"parts": 1, "solved_parts": 1, "largest_solved": n}, "exact"
+
+
+LINE_STATES = 4096
+"""The most open-player states `_line_pairs` keeps at one position before it gives up."""
+
+
+def _line_pairs(part: list[_P], upper: list[tuple[_P, _P]]) -> list[tuple[_P, _P]] | None:
+    """The least-S pairing of a one-level part without a rematch or forbidden pair, or None.
+
+    In a part of `_certified_parts` that is one score level (plus the floater it receives),
+    every tier but S is the same for every clean pairing, and S is a sum of distances on a
+    line (the seeded positions sp). Sorted by sp, N pairs the players 1-2, 3-4, ...: for any
+    pairing, S = sum over the gaps between neighbours of (gap length) x (pairs spanning it);
+    a gap with an odd number of players to its left is spanned at least once, one with an
+    even number an even number of times, so S >= S(N) ("least") and E = S(upper) - least
+    bounds how far an optimum M strays from N (`upper`, the groups method's clean pairing,
+    is one at most that good). The even gaps M does not span cut it into segments; a
+    segment longer than one pair spans each of its inner even gaps twice or more, costing
+    E >= 2 per inner gap, and holds a pair of N that is a rematch or forbidden (else N's
+    pairs there would be cheaper). So M is N except within E // 2 pairs of N's bad pairs:
+    each such window (windows that overlap merge) is solved exactly by a dynamic programme
+    over its positions, left to right, whose state is the set of players waiting for a
+    partner, keeping only states whose cost so far plus the least the remaining gaps must
+    cost stays within the window's least + E. The result has the least S: an exact optimum.
+    None if a position would keep more than LINE_STATES states (the caller then solves the
+    part by matching or keeps `upper`, saying so).
+    """
+    pts = sorted(part, key=lambda p: p.sp)
+    xs = [p.sp for p in pts]
+    least = sum(xs[i + 1] - xs[i] for i in range(0, len(xs), 2))
+    excess = sum(abs(a.sp - b.sp) for a, b in upper) - least
+    reach = max(excess, 0) // 2
+    npairs = len(pts) // 2
+    windows: list[list[int]] = []  # [first pair, last pair] of N, merged
+    for k in range(npairs):
+        if not _compatible(pts[2 * k], pts[2 * k + 1]):
+            lo, hi = max(0, k - reach), min(npairs - 1, k + reach)
+            if windows and lo <= windows[-1][1] + 1:
+                windows[-1][1] = max(windows[-1][1], hi)
+            else:
+                windows.append([lo, hi])
+    pairs = []
+    done = 0
+    for lo, hi in windows:
+        pairs.extend((pts[2 * k], pts[2 * k + 1]) for k in range(done, lo))
+        solved = _line_window(pts[2 * lo : 2 * hi + 2], excess)
+        if solved is None:
+            return None
+        pairs.extend(solved)
+        done = hi + 1
+    pairs.extend((pts[2 * k], pts[2 * k + 1]) for k in range(done, npairs))
+    return pairs
+
+
+def _line_window(pts: list[_P], excess: int) -> list[tuple[_P, _P]] | None:
+    """The least-S clean pairing of `pts` (sorted by sp) if it costs at most least + excess."""
+    m = len(pts)
+    xs = [p.sp for p in pts]
+    # suffix[i]: the least cost of the gaps after position i (odd gaps are spanned once)
+    suffix = [0] * (m + 1)
+    for i in range(m - 2, -1, -1):
+        suffix[i] = suffix[i + 1] + ((xs[i + 1] - xs[i]) if i % 2 == 0 else 0)
+    bound = suffix[0] + excess
+    # layer: state (tuple of waiting positions) -> (cost, previous state, pair made or None)
+    layers: list[dict] = []
+    layer: dict = {(): (0, None, None)}
+    for i in range(m):
+        gap = xs[i] - xs[i - 1] if i else 0
+        nxt: dict = {}
+        p = pts[i]
+        for state in sorted(layer):
+            cost = layer[state][0] + gap * len(state)
+            if cost + suffix[i] > bound:
+                continue
+            options = [(state + (i,), None)]
+            for j in state:
+                if _compatible(pts[j], p):
+                    options.append((tuple(k for k in state if k != j), (j, i)))
+            for new, pair in options:
+                old = nxt.get(new)
+                if old is None or cost < old[0]:
+                    nxt[new] = (cost, state, pair)
+        if len(nxt) > LINE_STATES:
+            return None
+        layers.append(nxt)
+        layer = nxt
+    if () not in layer:  # no clean pairing within the bound: cannot happen for a window
+        return None
+    pairs, state = [], ()
+    for i in range(m - 1, -1, -1):
+        _cost, prev, pair = layers[i][state]
+        if pair is not None:
+            pairs.append((pts[pair[0]], pts[pair[1]]))
+        state = prev
+    return pairs
 
 
 def _certified_parts(

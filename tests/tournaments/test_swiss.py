@@ -462,11 +462,13 @@ def test_bad_input():
         pair_round([rec(1), rec(2)], seed=0, forbidden=[(1, 2, 3)])
 
 
-def test_large_event_uses_groups_without_rematch_at_the_bound():
+def test_large_event_is_certified_without_rematch_at_the_bound():
+    """Issue 35: above EXACT_LIMIT, "auto" certifies the groups pairing (or improves it to
+    the least cost) instead of returning it unproven."""
     recs = simulate(400, 8, random.Random(5))
     p = pair_round(recs, seed="last")
     check_basic(recs, frozenset(), p)
-    assert p.method == "groups" and p.rematches == 0
+    assert p.method == "exact" and p.certified and p.rematches == 0
     assert p.score_gap == p.score_gap_bound
 
 
@@ -479,17 +481,20 @@ def test_medium_event_is_exact_by_certified_parts():
     assert p.score_gap == p.score_gap_bound
 
 
-def test_auto_keeps_the_groups_pairing_when_the_exact_parts_are_too_big():
+def test_auto_says_so_when_it_cannot_prove_the_groups_pairing():
     # 200 players on 0 points; each has already met their neighbour in seeded order,
-    # so the one score group is not paired 1-2, 3-4 and would need a 200-player
-    # matching: under "auto" the groups pairing (clean, at the bound) is kept.
+    # so the one score group is not paired 1-2, 3-4: the line programme would keep too
+    # many states (every pair of N is a rematch) and one matching of 200 players is past
+    # FULL_LIMIT, so "auto" keeps the groups pairing (clean, at the bound) and, since
+    # issue 35, says that it is not proven least-cost.
     order = sorted(range(200), key=lambda i: seed_key("s", i))
     opp = {}
     for k in range(0, 200, 2):
         opp[order[k]], opp[order[k + 1]] = [order[k + 1]], [order[k]]
     players = [rec(i, 0, rank=i + 1, opp=opp[i]) for i in range(200)]
     p = pair_round(players, seed="s")
-    assert p.method == "groups" and p.stats["exact_declined"]
+    assert p.method == "groups" and p.stats["exact_declined"] and not p.certified
+    assert any("not proven least-cost" in w for w in p.warnings)
     assert p.rematches == 0 and p.score_gap == 0
 
 
