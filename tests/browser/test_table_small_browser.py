@@ -316,3 +316,28 @@ def test_a_finished_game_status_line_says_the_result(new_page, live_server, alic
         assert w["ui"]["your_turn_now"] not in status.inner_text()
         assert w["phases"]["main"] not in status.inner_text()
         shot(page, f"finished-{size}-{lang}")
+
+
+DISCARD = """
+kgk players=alice,bot turn=4 active=alice
+alice credits=0
+alice colony: Járőr-7*20
+alice centre: Járőr-7*7
+bot credits=0
+bot colony: Járőr-7*20
+"""
+
+
+@pytest.mark.parametrize("lang", ["hu", "en"])
+def test_r11_5_1_the_discard_prompt_says_how_many_cards(new_page, live_server, alice, lang):
+    """R 11.5.1: seven cards in the centre at the end of the turn: the prompt says to
+    discard 2, on a phone's collapsed sheet too; after one pick, 1."""
+    w = words(lang)
+    match, _state = bot_position(alice, DISCARD, ["end_turn"])
+    page = open_game(new_page, live_server, match, lang, "phone")
+    forms = w["decisions"]["discard"]["count"]
+    help_line = page.locator("#decision-help")
+    expect(help_line).to_contain_text(forms["other"].replace("%(n)s", "2"))
+    shot(page, f"discard-phone-{lang}")
+    page.locator("#hand").get_by_role("button").first.click()
+    expect(help_line).to_contain_text(forms["one"].replace("%(n)s", "1"))
