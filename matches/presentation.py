@@ -303,6 +303,10 @@ def events() -> dict:
             "%(player)s: %(change)s credits (now %(credits)s)",
         ),
         "pass": _("%(player)s passes"),
+        # a decision with one sensible answer, taken by the site (matches.services.take_forced)
+        "taken_for": _(
+            "%(player)s – decided automatically (%(decision)s): there was only one sensible answer"
+        ),
         "keep": _("%(player)s keeps the hand"),
         "mulligan": _("%(player)s takes a mulligan"),
         "starting_player": _("%(player)s starts"),
@@ -546,6 +550,11 @@ def ui() -> dict:
         "cards_in_centre": ngettext_forms("%(n)s card in the centre", "%(n)s cards in the centre"),
         "picked": _("%(n)s chosen"),
         "points_left": _("Damage points left: %(n)s"),
+        # a combat suggestion (engine.assist.suggestion): one click sends every step of it
+        "suggestion": _("Suggestion: %(action)s"),
+        "accept_suggestion": _("Accept the suggestion"),
+        # after a log line: that decision had one sensible answer and was taken for its player
+        "taken_for": _("decided automatically: the only sensible answer"),
         "picks_left": _("Still to choose: %(n)s"),
         "cancel": _("Cancel"),
         "close": _("Close"),

@@ -9,12 +9,14 @@ from django.db.models import OuterRef, Q, Subquery
 
 from cardgame.params import record_id
 from engine import values as V
+from engine.assist import suggestion
 from engine.flow import Event
 from engine.game import legal_actions
 from engine.serialize import load
 from engine.view import view, view_event
 
 from . import clocks
+from .assist import assisting
 from .errors import Conflict, NotFound
 from .models import ActionRequest, Match, MatchEvent, Seat
 from .positions import current_state, initial_state
@@ -135,6 +137,7 @@ def match_payload(match: Match, viewer: int | None, state=None, seats=None) -> d
         state = current_state(match)  # None before the game starts
     seen = None
     legal = []
+    suggested = []
     if state is not None:
         seen = view(state, viewer)
         seen.pop("actions", None)  # legal_actions below is the one list
@@ -147,6 +150,8 @@ def match_payload(match: Match, viewer: int | None, state=None, seats=None) -> d
                 labelled(a.to_dict(), names, decision, cost_now(state, viewer, a))
                 for a in legal_actions(state)
             ]
+            if assisting():  # the heuristic bot's answer for this seat (engine.assist)
+                suggested = [a.id for a in suggestion(state, match.version)]
     untimed = clocks.is_untimed(match)
     return {
         "id": match.pk,
@@ -170,6 +175,9 @@ def match_payload(match: Match, viewer: int | None, state=None, seats=None) -> d
         },
         "pending": seen["pending"] if seen else None,
         "legal_actions": legal,
+        # a combat decision: the suggested answer, [first action id, the same seat's next
+        # picks of this decision...]; one click sends them in turn (static/matches/game.js)
+        "suggestion": suggested,
         "view": seen,
         "result": _result(match),
     }

@@ -28,6 +28,7 @@ from cardgame.params import BadNumber, whole_number
 from cards_data import definitions
 from decks import play
 from engine.actions import IllegalAction, MalformedAction, parse_action
+from engine.assist import PUBLIC_DECISIONS, forced_action
 from engine.bots import BOTS, make_bot
 from engine.flow import Event
 from engine.game import apply, legal_actions, new_game, pending
@@ -35,6 +36,7 @@ from engine.ruleset import Ruleset
 from engine.serialize import dump
 
 from . import clocks, positions, state_cache
+from .assist import assisting
 from .errors import BadRequest, Conflict, Forbidden, MatchError, Unprocessable
 from .fetch import Raw, begins_here, execute_prepared, fetch_together
 from .models import ActionRequest, Match, MatchEvent, Seat
@@ -782,6 +784,9 @@ def drain(match_id: int, move: SocketMove | None = None) -> int:
                 applied += 1
         batch.requests(requests)
         if applied:
+            taken, auto = take_forced(match, seats, state, now)
+            events += taken
+            batch.insert(ActionRequest, auto)
             _rows, after = _commit_position(match, seats, banks, state, events, now, batch)
             last = next((r.pk for r in requests if r.applied_version == match.version), None)
             after(request_id=last, answer=answer.made())
@@ -844,11 +849,15 @@ def _drain_held_move(match_id: int, move: SocketMove) -> int | None:
             for statement in _expect_position(match_id, version, updated):
                 batch.add(*statement)
             batch.insert(ActionRequest, [request], returning=True)
+            taken, auto = take_forced(match, seats, state, now)
+            events += taken
+            batch.insert(ActionRequest, auto)
             [[(request.pk,)]], after = _commit_position(
                 match, seats, banks, state, events, now, batch
             )
             request._state.adding = False
-            after(request_id=request.pk, answer=_Answer(move, request).made())
+            # the position's version was made by the last request (a forced one: no id here)
+            after(request_id=None if auto else request.pk, answer=_Answer(move, request).made())
     except (_PositionMoved, IntegrityError):  # a client_action_id used before, too
         return None
     except DatabaseError as exc:
@@ -1442,8 +1451,13 @@ def _play_bot_decisions(match, seats, state, now):
         if match.status != Match.ACTIVE or waiting is None:
             break
         seat = seats[waiting.player]
-        if not seat.playing_bot:  # a person's decision (a table's batches stop here)
-            break
+        if not seat.playing_bot:  # a person's decision (a table's batches stop here)...
+            taken, auto = take_forced(match, seats, state, now, limit=1)
+            if not auto:
+                break
+            events += taken  # ...unless it has one meaningful answer: taken for them
+            requests += auto
+            continue
         bot = make_bot(seat.playing_bot, seed=f"{match.seed}:{match.version}")
         action = bot.choose(state, seat.seat).id
         request = ActionRequest(
@@ -1461,6 +1475,60 @@ def _play_bot_decisions(match, seats, state, now):
             break
         events += new
     return events, requests
+
+
+AUTO_PREFIX = "auto:"  # the client_action_id of a decision taken for a person (origin bot)
+MAX_FORCED = 50  # a bug guard: forced decisions in a row taken by one call
+
+
+def take_forced(match, seats, state, now, limit=MAX_FORCED):
+    """Take a person's decisions that have one meaningful answer (engine.assist.forced_action)
+    for them: each stored as an applied request (origin bot, id ``auto:<version>``) with
+    the engine's events and a ``taken_for`` event for the log. Stops at the first decision
+    of a bot, or one with a choice. Returns (events as (version, Event), new requests).
+
+    Hidden information (docs/matches-api.md): a decision whose legal actions follow from
+    public information (engine.assist.PUBLIC_DECISIONS: combat) is taken in every game,
+    since everybody can see it is forced. Any other (a response window, the main phase)
+    can be forced by the cards in a hand; it is taken only when every other seat is a bot,
+    whose choices never read the time a move took: a person opponent would otherwise learn,
+    from a window that closed at once, that the hand holds no answer."""
+    events, made = [], []
+    if not assisting():
+        return events, made
+    while len(made) < limit and match.status == Match.ACTIVE:
+        waiting = pending(state)
+        if waiting is None:
+            break
+        seat = seats[waiting.player]
+        if seat.playing_bot:
+            break
+        if waiting.decision not in PUBLIC_DECISIONS and not all(
+            other.playing_bot for other in seats if other.seat != seat.seat
+        ):
+            break
+        action = forced_action(state)
+        if action is None:
+            break
+        request = ActionRequest(
+            match=match,
+            seat=seat.seat,
+            origin=ActionRequest.BOT,
+            client_action_id=f"{AUTO_PREFIX}{match.version}",
+            expected_version=match.version,
+            action=action.id,
+        )
+        new = _apply_request(match, seats, state, request, now)
+        if new is None:  # pragma: no cover - forced_action answers from legal_actions
+            break
+        made.append(request)
+        # "marks": the line after it in the log is this decision's own (e.g. "… passes"),
+        # which the page marks as taken automatically instead of adding a line of its own
+        note = Event(
+            "taken_for", {"player": seat.seat, "decision": waiting.decision, "marks": bool(new)}
+        )
+        events += [(match.version, note)] + new
+    return events, made
 
 
 def submit_default_move(match_id: int) -> str:

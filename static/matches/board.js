@@ -331,7 +331,7 @@
     const label = [nameOf(card), ...stateTags(card).map((t) => t.textContent)].join(", ");
     let node;
     if (mark && opts.onCard) {
-      node = el("button", { class: classes.join(" "), type: "button", "aria-label": label, "aria-pressed": mark === "picked" ? "true" : null }, parts);
+      node = el("button", { class: classes.join(" "), type: "button", "aria-label": label, "aria-pressed": mark === "picked" ? "true" : null, "data-card": card.id }, parts);
       node.addEventListener("click", (e) => { e.stopPropagation(); hideZoom(); opts.onCard(card, node); });
     } else {
       node = el("div", { class: classes.join(" "), "aria-label": label, role: "group" }, parts);
@@ -587,6 +587,7 @@
     if (typeof ev.defender === "number") p.defender = playerName(ev.defender);
     if (ev.kind === "credits") { p.change = ev.change > 0 ? `+${num(ev.change)}` : num(ev.change); p.n = Math.abs(ev.change); }
     if (ev.kind === "upgrades") p.n = ev.upgrades;
+    if (ev.kind === "taken_for") p.decision = (S.decisions[ev.decision] || {}).title || "";
     ["turn", "credits", "cost", "amount", "total", "upgrades", "at"].forEach((k) => { if (typeof ev[k] === "number" && !(k in p)) p[k] = ev[k]; });
     if (ev.kind === "modify" || ev.kind === "cost_modifier") p.amount = ev.amount > 0 ? `+${num(ev.amount)}` : num(ev.amount);
     let template = E[ev.kind];

@@ -245,6 +245,7 @@
     if (state.seat_count > 2) leave.textContent = S.ui.leave_table; // a bot plays on for you
     document.getElementById("stops").hidden = state.status !== "active" || me() === null;
     maybeAutoPass();
+    continueSuggestion();
   }
 
   function onCard(card, acts, cards) {
@@ -318,6 +319,15 @@
       parts.push(B.el("div", { class: "choices zone-cards", role: "group", "aria-label": S.ui.choices },
         offered.map((id) => B.cardNode(B.cardInfo(id), { mark: () => (busy ? null : "pick"), onCard: (card) => onCard(card, acts[id], cards) }))));
     }
+    const suggested = mine ? suggestedActions() : [];
+    if (suggested.length) { // engine.assist.suggestion: the heuristic's answer, one click for all of it
+      // every step in words but the closing "done" (a list of picks says what it holds)
+      const steps = suggested.filter((a, i) => i === 0 || a.kind !== "done").map((a) => phrase(a, cards, true));
+      const text = B.fmt(S.ui.suggestion, { action: steps.join("; ") });
+      parts.push(B.el("div", { class: "suggestion", role: "group" },
+        B.el("p", { class: "suggested-what", text }),
+        B.el("button", { type: "button", id: "accept-suggestion", class: "act primary accept-suggestion", disabled: busy, onclick: () => acceptSuggestion(suggested), text: S.ui.accept_suggestion })));
+    }
     const panel = legal.filter((a) => { const s = subjectOf(a, cards); return s === null || s === undefined || !acts[s]; });
     const order = ["keep", "done", "pass", "hold_fire", "return_fire", "decline", "mulligan"];
     panel.sort((x, y) => (order.indexOf(x.kind) + 1 || 99) - (order.indexOf(y.kind) + 1 || 99));
@@ -329,6 +339,7 @@
       if (a.kind === "keep" || (a.kind === "pass" && !throwsAway) || (a.kind === "done" && pending.decision !== "main")) cls += " primary";
       if (a.kind === "end_turn") cls += " end-turn";
       if (["draw", "search", "wasteland_draw"].includes(a.kind)) cls += " secondary"; // under "More" on a phone
+      if (suggested.length && a.id === suggested[0].id) cls += " suggested";
       return button(a, cards, cls, true);
     }));
     if (mine && pending.decision === "respond") parts.push(B.el("button", { type: "button", class: "act subtle", title: S.stops.pass_turn_help, onclick: () => { passUntilMyTurn = true; click(legal.find((a) => a.kind === "pass")); }, text: S.stops.pass_turn }));
@@ -389,6 +400,7 @@
     setConn("", "finished");
   }
 
+  let takenFor = false; // the next log line is a decision taken for its player (matches.services.take_forced)
   function appendLog(events) {
     const log = document.getElementById("log");
     let combatMoved = false;
@@ -396,11 +408,14 @@
       if (ev.seq <= lastSeq) return;
       lastSeq = ev.seq;
       if (ev.kind === "reveal" && ev.secret) B.learn(ev.secret);
+      if (ev.kind === "taken_for" && ev.marks) { takenFor = true; return; } // the next line is that decision's
       if (ev.kind === "attack") combatEvents = [];
       if (["attack", "designate", "fire", "damage", "return_fire", "hold_fire", "bombard", "bombard_success", "no_bombardment", "no_defence", "stealth", "heavy_weapons", "ordnance", "burst_fire"].includes(ev.kind)) { combatEvents.push(ev); combatMoved = true; }
       // every event keeps its line (the log is complete, in seq order); one that the next
       // line says better is kept hidden
-      log.append(B.el("li", { class: `ev ev-${ev.kind}`, "data-seq": ev.seq, hidden: B.redundant(ev) ? "" : null }, B.describe(ev, playerName)));
+      const mark = takenFor && !B.redundant(ev) ? B.el("span", { class: "taken-for", text: ` (${S.ui.taken_for})` }) : null;
+      if (mark) takenFor = false;
+      log.append(B.el("li", { class: `ev ev-${ev.kind}`, "data-seq": ev.seq, hidden: B.redundant(ev) ? "" : null }, B.describe(ev, playerName), mark));
     });
     log.scrollTop = log.scrollHeight;
     if (combatMoved && state.view && state.view.combat) render();
@@ -427,6 +442,39 @@
     if (pass) send(pass, true); // at once: busy from here, so nobody clicks in between
   }
 
+  // The suggested answer's actions (ids the server listed, still legal), and the rest of an
+  // accepted one: sent one by one while the same decision stays this player's.
+  let suggestionRest = null;
+  function suggestedActions() {
+    const legal = state.legal_actions || [];
+    const ids = state.suggestion || [];
+    const first = ids.length ? legal.find((a) => a.id === ids[0]) : null;
+    return first ? [first, ...ids.slice(1).map(parseAction)] : [];
+  }
+  // an action id is canonical (engine/actions.py): "kind:key=value,key=value"
+  function parseAction(id) {
+    const [kind, rest] = id.split(":");
+    const params = {};
+    (rest || "").split(",").filter(Boolean).forEach((kv) => { const [k, v] = kv.split("="); params[k] = /^-?\d+$/.test(v) ? Number(v) : v; });
+    return { id, kind, params };
+  }
+  function acceptSuggestion(actions) {
+    clicks += 1;
+    menuCard = null;
+    suggestionRest = { decision: state.pending.decision, ids: actions.slice(1).map((a) => a.id) };
+    send(actions[0]);
+  }
+  function continueSuggestion() {
+    const rest = suggestionRest;
+    const p = state.pending;
+    if (!rest || busy) return;
+    if (!rest.ids.length || !p || p.player !== me() || p.decision !== rest.decision) { suggestionRest = null; return; }
+    const next = (state.legal_actions || []).find((a) => a.id === rest.ids[0]);
+    if (!next) { suggestionRest = null; return; }
+    rest.ids.shift();
+    send(next, true);
+  }
+
   // "You can still attack or pay for a card": only when a legal attack exists, or a legal
   // play or pay whose cost now (the server's number) your credits cover, with credits left
   function worthStaying() {
@@ -439,6 +487,7 @@
 
   let clicks = 0;
   function click(a) {
+    suggestionRest = null;
     if (!a) return;
     clicks += 1;
     if (a.kind === "end_turn" && !store.get("noEndConfirm", false) && !confirmEnd) {
