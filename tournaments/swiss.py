@@ -49,6 +49,16 @@ is its unique optimum). Under "auto", if the parts to solve are too big (more wo
 than one matching of FULL_LIMIT players), the groups pairing is kept and reported
 as method "groups".
 
+"auto" (issue 35: at 4,096 players it used to return the groups pairing unproven, once
+with S 2 above the optimum): at every size the certificate above, and each one-level
+part not already at its least S solved exactly on the line (`_line_pairs`: S is a sum
+of distances between seeded positions; the pairing 1-2, 3-4 is kept except within a
+window around each rematch that the bound S(groups) - least allows, each window by a
+dynamic programme), which is fast (bench/pairing_certified_bench.py); parts that are
+not one level go to the matching within FULL_LIMIT's work. The result is then the
+least-cost pairing (`certified`, method "exact"); otherwise the groups pairing is kept
+with `certified` False and a warning that says so (the exact method decides then).
+
 "groups" (large events): the bye to the lowest-ranked player without one, then
 score group by score group from the top, carrying at most one floater across each
 group boundary: the lowest-ranked member floats down when the group (plus the
@@ -185,8 +195,9 @@ def pair_round(
     `forbidden` is a collection of 2-element collections of player ids (pairs with
     a dropped or unknown player are ignored). Raises ValueError only for malformed
     input (a player listed twice, non-integer points or rank, a bad method).
-    `method`: "auto" (exact up to `exact_limit` active players, groups above),
-    "exact" or "groups".
+    `method`: "auto" (certified least-cost at every size, or the groups pairing with
+    `certified` False and a warning; a whole-event matching only up to `exact_limit`
+    and FULL_LIMIT players), "exact" or "groups".
     """
     if method not in ("auto", "exact", "groups"):
         raise ValueError("method must be 'auto', 'exact' or 'groups'")
@@ -387,6 +398,19 @@ def _exact(ps: list[_P], seeded: list[_P], n: int, seed, budget: int | None, lin
                     if sum(abs(a.sp - b.sp) for a, b in kept[k]) == least:
                         continue
                 todo.append(k)
+            if line and not per_level and n > UNIQUE_LIMIT:
+                # M0 is off the L bound: try the one-level parts at it (`_level_parts`)
+                at_bound = _parts_at_the_l_bound(ps, bye)
+                if at_bound is not None:
+                    level_parts, pairs = at_bound
+                    stats = {
+                        "parts": len(level_parts),
+                        "solved_parts": len(level_parts),
+                        "largest_solved": max(len(part) for part in level_parts),
+                        "line": True,
+                        "l_bound": True,
+                    }
+                    return pairs, bye, stats, "exact"
             if line and per_level and n > UNIQUE_LIMIT:
                 solved = [_line_pairs(parts[k], kept[k]) for k in todo]
                 if all(pairs is not None for pairs in solved):
@@ -421,7 +445,9 @@ LINE_STATES = 4096
 """The most open-player states `_line_pairs` keeps at one position before it gives up."""
 
 
-def _line_pairs(part: list[_P], upper: list[tuple[_P, _P]]) -> list[tuple[_P, _P]] | None:
+def _line_pairs(
+    part: list[_P], upper: list[tuple[_P, _P]] | None, excess: int | None = None
+) -> list[tuple[_P, _P]] | None:
     """The least-S pairing of a one-level part without a rematch or forbidden pair, or None.
 
     In a part of `_certified_parts` that is one score level (plus the floater it receives),
@@ -440,12 +466,14 @@ def _line_pairs(part: list[_P], upper: list[tuple[_P, _P]]) -> list[tuple[_P, _P
     partner, keeping only states whose cost so far plus the least the remaining gaps must
     cost stays within the window's least + E. The result has the least S: an exact optimum.
     None if a position would keep more than LINE_STATES states (the caller then solves the
-    part by matching or keeps `upper`, saying so).
+    part by matching or keeps `upper`, saying so). Without `upper`, `excess` is given: the
+    least S within least + excess, or None when there is none.
     """
     pts = sorted(part, key=lambda p: p.sp)
     xs = [p.sp for p in pts]
     least = sum(xs[i + 1] - xs[i] for i in range(0, len(xs), 2))
-    excess = sum(abs(a.sp - b.sp) for a, b in upper) - least
+    if upper is not None:
+        excess = sum(abs(a.sp - b.sp) for a, b in upper) - least
     reach = max(excess, 0) // 2
     npairs = len(pts) // 2
     windows: list[list[int]] = []  # [first pair, last pair] of N, merged
@@ -467,6 +495,51 @@ def _line_pairs(part: list[_P], upper: list[tuple[_P, _P]]) -> list[tuple[_P, _P
         done = hi + 1
     pairs.extend((pts[2 * k], pts[2 * k + 1]) for k in range(done, npairs))
     return pairs
+
+
+def _parts_at_the_l_bound(ps: list[_P], bye: _P | None):
+    """The least-cost pairing when one meets the L bound though the groups pairing did not.
+
+    `_certified_parts` (called before: it set each player's `lvl`) found the groups
+    pairing at the G1 and G2 bounds but above the L bound. If a clean pairing floats the
+    lowest-ranked player of each level above an odd boundary into the level below, it
+    meets every bound up to L, so every least-cost pairing does the same and the event
+    splits into one part per level; each part's least S is found on the line with a
+    growing allowance (0, 2, 4, ... 64 above its least: the first that has a clean pairing
+    has the least one). Returns (parts, pairs) or None (no such pairing found).
+    """
+    rest = [p for p in ps if p is not bye]
+    if not rest:
+        return None
+    nlev = rest[-1].lvl + 1
+    lowest: list[_P] = [rest[0]] * nlev
+    count = [0] * nlev
+    for p in rest:
+        lowest[p.lvl] = p
+        count[p.lvl] += 1
+    parts: list[list[_P]] = [[] for _ in range(nlev)]
+    above = 0
+    odd = [False] * nlev
+    for lv in range(nlev - 1):
+        above += count[lv]
+        odd[lv] = above % 2 == 1
+    for p in rest:
+        if odd[p.lvl] and p is lowest[p.lvl]:
+            parts[p.lvl + 1].append(p)
+        else:
+            parts[p.lvl].append(p)
+    parts = [part for part in parts if part]
+    pairs: list[tuple[_P, _P]] = []
+    for part in parts:
+        found = None
+        for excess in (0, 2, 4, 8, 16, 32, 64):
+            found = _line_pairs(part, None, excess)
+            if found is not None:
+                break
+        if found is None:
+            return None
+        pairs.extend(found)
+    return parts, pairs
 
 
 def _line_window(pts: list[_P], excess: int) -> list[tuple[_P, _P]] | None:

@@ -129,3 +129,20 @@ def test_line_pairs_gives_up_past_its_state_limit():
     assert swiss._line_pairs(players, upper) is not None
     with mock.patch.object(swiss, "LINE_STATES", 1):
         assert swiss._line_pairs(players, upper) is None
+
+
+def test_auto_finds_the_pairing_at_the_l_bound_the_groups_method_missed():
+    """The groups pairing of this event floats a player higher than needed (above the L
+    bound), so its certificate only splits the event into blocks; a clean pairing that
+    floats the lowest-ranked player of each odd level exists, so "auto" pairs the one-level
+    parts at that bound on the line and is certified, at the optimum's cost."""
+    rng = random.Random(40)
+    n, rounds = rng.randint(20, 70), rng.randint(2, 6)
+    records = simulate(n, rounds, rng)
+    auto = pair_round(records, seed=40, exact_limit=16)
+    best = whole_matching(records, 40)
+    check_basic(records, frozenset(), auto)
+    assert auto.certified and auto.stats["l_bound"]
+    assert cost(records, auto.pairs, auto.bye, (), 40) == cost(
+        records, best.pairs, best.bye, (), 40
+    )
