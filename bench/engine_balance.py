@@ -61,9 +61,28 @@ def play(colonies, seed, bot="heuristic"):
     return state.winner, state.starting_player, state.turn
 
 
-def run(games_per_pair, seed, progress=True, bot="heuristic", part=(0, 1)):
-    """`part` (k, n): the k-th of n interleaved shares of the colony pairs (n processes)."""
-    cards = load_cards()
+def site_cards() -> list:
+    """The card definitions the site plays its games with (cards_data.definitions), read
+    from its database (DATABASE_URL, or the embedded default's SQLite file; `make db` loads
+    the set into it): the path every online game, deck-lab run and simulated event takes."""
+    import os
+
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardgame.settings")
+    django.setup()
+    from cards_data.definitions import card_dicts
+
+    cards = sorted(card_dicts().values(), key=lambda d: d["code"])
+    if len(cards) != len(load_cards()):
+        raise SystemExit("the site's database does not hold the whole set: run `make db`")
+    return cards
+
+
+def run(games_per_pair, seed, progress=True, bot="heuristic", part=(0, 1), definitions="site"):
+    """`part` (k, n): the k-th of n interleaved shares of the colony pairs (n processes).
+    `definitions`: "site" (the site's, from its database) or "files" (the set files)."""
+    cards = site_cards() if definitions == "site" else load_cards()
     all_decks = decks(cards)
     pairs = list(itertools.combinations(range(len(all_decks)), 2))[part[0] :: part[1]]
     total = len(pairs) * games_per_pair
@@ -131,6 +150,7 @@ def report(
     bot="heuristic",
     beside=None,
     beside_report="docs/balance-heuristic.md",
+    definitions="files",
 ) -> str:
     """`beside`: (bot, games) of another bot over the same colonies, its per-race rates in
     a column of their own."""
@@ -139,6 +159,13 @@ def report(
     players = "two `HeuristicBot`s" if bot == "heuristic" else f"two `{bot}` bots"
     command = f"--games-per-pair {games_per_pair} --seed {seed}" + (
         f" --bot {bot}" if bot != "heuristic" else ""
+    )
+    cards = (
+        "the site's card definitions (`cards_data.definitions`, read from its database), "
+        "the ones every online game, deck-lab run and simulated event is played with "
+        "(issue 34: they keep every printed stat bonus and upgrade limit)"
+        if definitions == "site"
+        else "the set files' card definitions (`engine.simulate.load_cards`)"
     )
     finished = [g for g in games if g["winner"] is not None]
     start_wins = sum(g["winner"] == g["start"] for g in finished)
@@ -159,6 +186,8 @@ def report(
         "says nothing about the race); the side with the race won that share. A race and its "
         "pair partner meet in exactly those games, so their rates add up to 100 %. "
         "Intervals are 95 % Wilson intervals.",
+        "",
+        f"Cards: {cards}.",
         "",
         f"Games: {len(games)} ({len(games) - len(finished)} stopped by the turn limit, left "
         f"out); {seconds:.0f} s of play in all (Python {platform.python_version()}, a machine "
@@ -220,7 +249,7 @@ def load_raw(paths) -> tuple[list, list, float, dict]:
     and the run's settings (bot, games per pair, seed)."""
     raws = [json.loads(Path(path).read_text()) for path in paths]
     games = [dict(g, decks=tuple(g["decks"])) for raw in raws for g in raw["games"]]
-    settings = {k: raws[0].get(k) for k in ("bot", "games_per_pair", "seed")}
+    settings = {k: raws[0].get(k) for k in ("bot", "games_per_pair", "seed", "definitions")}
     return (
         [(races, None) for races in raws[0]["decks"]],
         games,
@@ -235,6 +264,9 @@ def main() -> int:
     parser.add_argument("--seed", default="balance")
     parser.add_argument("--bot", default="heuristic", help="the bot on both sides (make_bot)")
     parser.add_argument("--part", default="0/1", help="k/n: play the k-th of n shares of the pairs")
+    parser.add_argument("--definitions", choices=("site", "files"), default="site",
+                        help="the cards as the site hands them to the engine (its database: "
+                             "issue 34), or read from the set files")  # fmt: skip
     parser.add_argument("--out", default=str(ROOT / "docs" / "balance.md"))
     parser.add_argument("--raw", default=str(ROOT / "bench" / "out" / "engine_balance.json"))
     parser.add_argument(
@@ -255,11 +287,14 @@ def main() -> int:
         bot = settings["bot"] or "heuristic"
         games_per_pair = settings["games_per_pair"] or games_per_pair
         seed = settings["seed"] or seed
+        args.definitions = settings["definitions"] or "files"
     else:
         k, n = (int(x) for x in args.part.split("/"))
-        all_decks, games, seconds = run(games_per_pair, seed, bot=bot, part=(k, n))
+        all_decks, games, seconds = run(games_per_pair, seed, bot=bot, part=(k, n),
+                                        definitions=args.definitions)  # fmt: skip
         raw = {"games": games, "decks": [r for r, _ in all_decks], "seconds": seconds,
-               "bot": bot, "games_per_pair": games_per_pair, "seed": seed}  # fmt: skip
+               "bot": bot, "games_per_pair": games_per_pair, "seed": seed,
+               "definitions": args.definitions}  # fmt: skip
         Path(args.raw).parent.mkdir(exist_ok=True)
         Path(args.raw).write_text(json.dumps(raw))
         if n > 1:
@@ -270,7 +305,7 @@ def main() -> int:
         _decks, other_games, _seconds, other = load_raw(args.beside)
         beside = (other["bot"] or "heuristic", other_games)
     text = report(all_decks, games, seconds, games_per_pair, seed, args.changes, bot, beside,
-                  args.beside_report)  # fmt: skip
+                  args.beside_report, args.definitions)  # fmt: skip
     Path(args.out).write_text(text, encoding="utf-8")
     print(text)
     return 0
