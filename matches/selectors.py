@@ -16,7 +16,7 @@ from engine.serialize import load
 from engine.view import view, view_event
 
 from . import clocks
-from .assist import assisting
+from .assist import AUTO_PREFIX, assisting, taken_note
 from .errors import Conflict, NotFound
 from .models import ActionRequest, Match, MatchEvent, Seat
 from .positions import current_state, initial_state
@@ -345,10 +345,15 @@ def replay(match: Match, seat: int, explanations=False) -> dict:
             f"Replays open when the game is over; this match is {match.status}.",
             status=match.status,
         )
-    from engine.game import apply
+    from engine.game import apply, pending
 
     events = []
     state = initial_state(match, load(match.snapshot), events)
+    taken = set(  # decisions taken for a person: the log's note comes with them (issue 34)
+        match.requests.filter(
+            status=ActionRequest.APPLIED, client_action_id__startswith=AUTO_PREFIX
+        ).values_list("applied_version", flat=True)
+    )
     seq = len(events)
     initial_view = _without_actions(view(state, seat))
     initial_events = [{"seq": i, **view_event(e, seat)} for i, e in enumerate(events, 1)]
@@ -356,7 +361,11 @@ def replay(match: Match, seat: int, explanations=False) -> dict:
     for version, row in enumerate(applied_actions(match, explanations), start=1):
         by, action = row[0], row[1]
         thinking = explained(state, by, row[2]) if explanations and row[2] else None
-        projected = [view_event(e, seat) for e in apply(state, action)]
+        decision = pending(state).decision if version in taken else None
+        made = apply(state, action)
+        if decision is not None:
+            made = [taken_note(by, decision, bool(made)), *made]
+        projected = [view_event(e, seat) for e in made]
         step = {
             "version": version,
             "seq": seq + len(projected),

@@ -36,7 +36,7 @@ from engine.ruleset import Ruleset
 from engine.serialize import dump
 
 from . import clocks, positions, state_cache
-from .assist import assisting
+from .assist import AUTO_PREFIX, assisting, taken_note
 from .errors import BadRequest, Conflict, Forbidden, MatchError, Unprocessable
 from .fetch import Raw, begins_here, execute_prepared, fetch_together
 from .models import ActionRequest, Match, MatchEvent, Seat
@@ -1477,7 +1477,6 @@ def _play_bot_decisions(match, seats, state, now):
     return events, requests
 
 
-AUTO_PREFIX = "auto:"  # the client_action_id of a decision taken for a person (origin bot)
 MAX_FORCED = 50  # a bug guard: forced decisions in a row taken by one call
 
 
@@ -1522,12 +1521,7 @@ def take_forced(match, seats, state, now, limit=MAX_FORCED):
         if new is None:  # pragma: no cover - forced_action answers from legal_actions
             break
         made.append(request)
-        # "marks": the line after it in the log is this decision's own (e.g. "… passes"),
-        # which the page marks as taken automatically instead of adding a line of its own
-        note = Event(
-            "taken_for", {"player": seat.seat, "decision": waiting.decision, "marks": bool(new)}
-        )
-        events += [(match.version, note)] + new
+        events += [(match.version, taken_note(seat.seat, waiting.decision, bool(new)))] + new
     return events, made
 
 

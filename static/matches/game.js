@@ -408,14 +408,17 @@
       if (ev.seq <= lastSeq) return;
       lastSeq = ev.seq;
       if (ev.kind === "reveal" && ev.secret) B.learn(ev.secret);
-      if (ev.kind === "taken_for" && ev.marks) { takenFor = true; return; } // the next line is that decision's
       if (ev.kind === "attack") combatEvents = [];
       if (["attack", "designate", "fire", "damage", "return_fire", "hold_fire", "bombard", "bombard_success", "no_bombardment", "no_defence", "stealth", "heavy_weapons", "ordnance", "burst_fire"].includes(ev.kind)) { combatEvents.push(ev); combatMoved = true; }
       // every event keeps its line (the log is complete, in seq order); one that the next
       // line says better is kept hidden
-      const mark = takenFor && !B.redundant(ev) ? B.el("span", { class: "taken-for", text: ` (${S.ui.taken_for})` }) : null;
+      // a decision taken for its player: its note stays hidden, the next line says it instead
+      const note = ev.kind === "taken_for" && ev.marks;
+      const quiet = B.redundant(ev) || note;
+      const mark = takenFor && !quiet ? B.el("span", { class: "taken-for", text: ` (${S.ui.taken_for})` }) : null;
       if (mark) takenFor = false;
-      log.append(B.el("li", { class: `ev ev-${ev.kind}`, "data-seq": ev.seq, hidden: B.redundant(ev) ? "" : null }, B.describe(ev, playerName), mark));
+      if (note) takenFor = true;
+      log.append(B.el("li", { class: `ev ev-${ev.kind}`, "data-seq": ev.seq, hidden: quiet ? "" : null }, B.describe(ev, playerName), mark));
     });
     log.scrollTop = log.scrollHeight;
     if (combatMoved && state.view && state.view.combat) render();

@@ -40,7 +40,13 @@
     index = Math.max(0, Math.min(views.length - 1, i));
     B.render(views[index], { me: seat, you: viewer, playerName, rerender: () => show(index), shots: views[index].combat ? combatSoFar(index).map((ev) => B.describe(ev, playerName)) : [] });
     const log = document.getElementById("log");
-    log.replaceChildren(...(stepEvents[index] || []).filter((ev) => !B.redundant(ev)).map((ev) => B.el("li", { class: `ev ev-${ev.kind}` }, B.describe(ev, playerName))));
+    // a decision taken for its player (issue 34): its own next line says so, as on the table
+    const shown = (stepEvents[index] || []).filter((ev) => !B.redundant(ev));
+    log.replaceChildren(...shown.filter((ev, i) => !(ev.kind === "taken_for" && ev.marks && shown[i + 1])).map((ev) => {
+      const j = shown.indexOf(ev);
+      const marked = j > 0 && shown[j - 1].kind === "taken_for" && shown[j - 1].marks;
+      return B.el("li", { class: `ev ev-${ev.kind}` }, B.describe(ev, playerName), marked ? B.el("span", { class: "taken-for", text: ` (${S.ui.taken_for})` }) : null);
+    }));
     thinking(index);
     document.getElementById("scrub").value = index;
     document.getElementById("step-label").textContent = `${B.num(index)} / ${B.num(views.length - 1)}`;

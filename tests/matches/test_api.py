@@ -63,7 +63,11 @@ def test_a_game_against_a_bot_runs_to_the_end_in_one_process(
     match = Match.objects.get(pk=match_id)
     applied = ActionRequest.objects.filter(match=match, status="applied")
     assert applied.count() == match.version
-    assert applied.filter(seat=0).count() == steps
+    mine = applied.filter(seat=0)
+    assert mine.filter(origin=ActionRequest.CLIENT).count() == steps
+    # the rest of seat 0's decisions had one sensible answer and were taken for it (issue 34)
+    taken = mine.exclude(origin=ActionRequest.CLIENT).values_list("client_action_id", flat=True)
+    assert all(cid.startswith("auto:") for cid in taken)
     assert applied.filter(seat=1).exists()  # the bot played through the same path
     seqs = list(MatchEvent.objects.filter(match=match).values_list("seq", flat=True))
     assert seqs == list(range(1, match.seq + 1))
