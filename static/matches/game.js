@@ -322,8 +322,12 @@
     const suggested = mine ? suggestedActions() : [];
     if (suggested.length) { // engine.assist.suggestion: the heuristic's answer, one click for all of it
       // every step in words but the closing "done" (a list of picks says what it holds)
-      const steps = suggested.filter((a, i) => i === 0 || a.kind !== "done").map((a) => phrase(a, cards, true));
-      const text = B.fmt(S.ui.suggestion, { action: steps.join("; ") });
+      const steps = [];
+      suggested.filter((a, i) => i === 0 || a.kind !== "done").map((a) => phrase(a, cards, true)).forEach((t) => {
+        const last = steps[steps.length - 1];
+        if (last && last.t === t) last.n += 1; else steps.push({ t, n: 1 }); // the same step again: "×n"
+      });
+      const text = B.fmt(S.ui.suggestion, { action: steps.map((x) => (x.n > 1 ? `${x.t} ×${B.num(x.n)}` : x.t)).join("; ") });
       parts.push(B.el("div", { class: "suggestion", role: "group" },
         B.el("p", { class: "suggested-what", text }),
         B.el("button", { type: "button", id: "accept-suggestion", class: "act primary accept-suggestion", disabled: busy, onclick: () => acceptSuggestion(suggested), text: S.ui.accept_suggestion })));
@@ -336,7 +340,8 @@
       // the highlighted choice is a safe one: keeping a hand, confirming, passing a window
       // (not playing an interrupt) - but not passing a shot, which throws the shot away
       const throwsAway = a.kind === "pass" && pending.decision === "fire";
-      if (a.kind === "keep" || (a.kind === "pass" && !throwsAway) || (a.kind === "done" && pending.decision !== "main")) cls += " primary";
+      const safe = a.kind === "keep" || (a.kind === "pass" && !throwsAway) || (a.kind === "done" && pending.decision !== "main");
+      if (safe && !suggested.length) cls += " primary"; // a suggestion is the one highlighted default
       if (a.kind === "end_turn") cls += " end-turn";
       if (["draw", "search", "wasteland_draw"].includes(a.kind)) cls += " secondary"; // under "More" on a phone
       if (suggested.length && a.id === suggested[0].id) cls += " suggested";
