@@ -97,7 +97,9 @@ def problems(source, ruleset: str, known: dict | None = None) -> list[dict]:
     if known is None:
         known = card_dicts(code for code, _count in entries)
     pairs = [(known.get(code, code), count) for code, count in entries]
-    return describe({"code": p.code, **p.data} for p in check_deck(pairs, DECK_RULES[ruleset]))
+    english = {d["name"]: d.get("name_en") or d["name"] for d, _n in pairs if isinstance(d, dict)}
+    found = check_deck(pairs, DECK_RULES[ruleset])
+    return describe(({"code": p.code, **p.data} for p in found), english)
 
 
 def expand(entries: Iterable) -> list[str]:

@@ -10,7 +10,6 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from cardgame.hungarian import articles
-from cards_data.models import Card
 from engine import catalog
 
 
@@ -22,14 +21,14 @@ def race_name(race: str) -> str:
     return names["en"] if (get_language() or "hu").startswith("en") else names["hu"]
 
 
-def card_name(name: str, code: str | None = None) -> str:
-    """A card's name in the active language. The engine's problems carry the printed
-    (Hungarian) name, by which copies are counted (R 21.3); an English page names the card
-    by its English name (issue 34: the over-limit card was named in Hungarian)."""
-    if not (get_language() or "hu").startswith("en"):
-        return name
-    cards = Card.objects.filter(code=code) if code else Card.objects.filter(name=name)
-    return cards.values_list("name_en", flat=True).first() or name
+def card_name(p: dict) -> str:
+    """A problem's card in the active language. The engine's problems carry the printed
+    (Hungarian) name, by which copies are counted (R 21.3); `describe` puts the English
+    one beside it for the sentence (issue 34: an English page named the over-limit card in
+    Hungarian)."""
+    if (get_language() or "hu").startswith("en"):
+        return p.get("_name_en") or p["name"]
+    return p["name"]
 
 
 def _deck_size(p: dict) -> str:
@@ -43,7 +42,7 @@ def _deck_size(p: dict) -> str:
 def _copy_limit(p: dict) -> str:
     return _(
         "%(count)d copies of “%(name)s”: at most %(max)d cards of the same name are allowed."
-    ) % {"count": p["count"], "name": card_name(p["name"]), "max": p["max"]}
+    ) % {"count": p["count"], "name": card_name(p), "max": p["max"]}
 
 
 def _opposing_races(p: dict) -> str:
@@ -66,7 +65,7 @@ def _simplified_combat_card(p: dict) -> str:
     return _(
         "“%(name)s” refers to speed or return fire, so it cannot be used with the simplified "
         "combat system."
-    ) % {"name": card_name(p["name"], p.get("card"))}
+    ) % {"name": card_name(p)}
 
 
 def _unknown_card(p: dict) -> str:
@@ -102,6 +101,14 @@ def problem_message(problem: dict) -> str:
         return _("This colony breaks a deck-building rule.")
 
 
-def describe(problems) -> list[dict]:
-    """Problems as the site sends them: code + data + the sentence ("message")."""
-    return [{**p, "message": problem_message(p)} for p in problems]
+def describe(problems, english: dict | None = None) -> list[dict]:
+    """Problems as the site sends them: code + data + the sentence ("message").
+    `english`: Hungarian card name -> English name, for the sentences of an English page
+    (the data keeps the engine's name)."""
+    english = english or {}
+    out = []
+    for p in problems:
+        name_en = english.get(p.get("name"))
+        words = {**p, "_name_en": name_en} if name_en else p
+        out.append({**p, "message": problem_message(words)})
+    return out

@@ -184,8 +184,11 @@ def test_r4_4_3_crew_aboard_add_their_bonuses_and_fight_with_them_online(table, 
     match, state = set_position(players, CREW)
     bastya, droid = card_id(state, "Bástya"), card_id(state, "Harci droid")
     lieutenant, escort = card_id(state, "Lázadó hadnagy"), card_id(state, "Kísérőnaszád")
-    play(match.pk, ALICE, "attack:target=colony")
-    play(match.pk, ALICE, f"choose:value={bastya}")
+    payload = play(match.pk, ALICE, "attack:target=colony")
+    if payload["pending"]["decision"] == "attackers":  # with the help off (KGK_ASSIST=0)
+        payload = play(match.pk, ALICE, f"choose:value={bastya}")
+    # Bástya, her only ship, attacks: a choice with one answer, taken for her (issue 34)
+    assert payload["pending"]["decision"] == "board"
     payload = play(match.pk, ALICE, f"board:card={droid},ship={bastya}")
     assert stats(ship(payload, BASTYA)) == "2-4-5-2"
     payload = play(match.pk, ALICE, f"board:card={lieutenant},ship={bastya}")
