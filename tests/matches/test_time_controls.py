@@ -99,8 +99,10 @@ def test_a_person_who_walks_away_from_a_bot_game_leaves_it_waiting(
 ):
     """Untimed: two hours away, the sweep makes no move for them, the game is still theirs."""
     capture = django_capture_on_commit_callbacks
-    match = services.challenge(players[0], decks[0], bot="random")
+    with capture(execute=True):  # the bot moves first when the die says so (R 10.2)
+        match = services.challenge(players[0], decks[0], bot="random")
     match.refresh_from_db()
+    assert match.deciding_seat == 0  # the person's decision, whoever started
     version = match.version
     for _ in range(12):
         clock.advance(600)
