@@ -12,19 +12,19 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils import timezone, translation
+from django.utils import translation
 from playwright.sync_api import expect
 
 from cards_data.definitions import card_dicts
 from engine import notation
 from engine.game import apply, legal_actions, pending
 from engine.serialize import dump
-from matches import clocks, presentation, services
+from matches import presentation, services
 from matches.models import Match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-from tests.matches.kit import legal_colony  # noqa: E402
+from tests.matches.kit import legal_colony, put_position  # noqa: E402
 
 from .browser_kit import PASSWORD, log_in, no_horizontal_scroll  # noqa: E402
 
@@ -51,16 +51,7 @@ def bot_position(user, text: str, moves=()):
     state = notation.parse(text, list(card_dicts().values()))
     for move in moves:
         apply(state, move(state) if callable(move) else move)
-    with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match.pk)
-        seats = list(match.seats.order_by("seat"))
-        match.version += 1  # a position held in memory for version 0 is never used
-        match.snapshot, match.snapshot_version = dump(state), match.version
-        waiting = pending(state)
-        match.deciding_seat, match.decision = waiting.player, waiting.decision
-        match.legal_ids = [a.id for a in legal_actions(state)]
-        clocks.arm(match, seats, timezone.now())
-        match.save()
+    match = put_position(match, state)
     return match, state
 
 

@@ -128,3 +128,28 @@ def assert_consistent(match):
         starting_player=match.starting_player,
     )
     assert state_hash(rebuilt) == state_hash(final)
+
+
+def put_position(match, state):
+    """Make the engine `state` (e.g. a position from engine.notation, with the site's card
+    definitions) the match's current game, one version on (a position held in memory for
+    the version before is never used): its snapshot, decider, legal ids and clock."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from engine.game import legal_actions, pending
+    from engine.serialize import dump
+    from matches import clocks
+    from matches.models import Match
+
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match.pk)
+        seats = list(match.seats.order_by("seat"))
+        match.version += 1
+        match.snapshot, match.snapshot_version = dump(state), match.version
+        waiting = pending(state)
+        match.deciding_seat, match.decision = waiting.player, waiting.decision
+        match.legal_ids = [a.id for a in legal_actions(state)]
+        clocks.arm(match, seats, timezone.now())
+        match.save()
+    return match

@@ -13,17 +13,13 @@ embedded default's eager drain). What the table shows is what the rules say:
 import time
 
 import pytest
-from django.db import transaction
-from django.utils import timezone
 
 from cards_data.definitions import card_dicts
 from engine import notation
-from engine.game import legal_actions, pending
-from engine.serialize import dump
-from matches import clocks, services
+from matches import services
 from matches.models import Match
 
-from .kit import legal_colony, logged_in
+from .kit import legal_colony, logged_in, put_position
 
 ALICE, BOB = 0, 1
 
@@ -88,18 +84,7 @@ def set_position(players, text: str):
         players=players, colonies=[legal_colony(1), legal_colony(2)], seed=34
     )
     state = notation.parse(text, list(card_dicts().values()))
-    with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match.pk)
-        seats = list(match.seats.order_by("seat"))
-        # one version on: a position held in memory for version 0 is never used
-        match.version += 1
-        match.snapshot, match.snapshot_version = dump(state), match.version
-        waiting = pending(state)
-        match.deciding_seat, match.decision = waiting.player, waiting.decision
-        match.legal_ids = [a.id for a in legal_actions(state)]
-        clocks.arm(match, seats, timezone.now())
-        match.save()
-    return match, state
+    return put_position(match, state), state
 
 
 def ship(payload, name_code: str) -> dict:
