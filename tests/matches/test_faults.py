@@ -66,7 +66,10 @@ def stack(tmp_path):
     their match; uvicorn and one Celery worker with the beat (the sweep) on them."""
     with PrivateRedis() as redis, PrivatePostgres() as postgres:
         url = postgres.create_database("kgk_faults")
-        env = site_env(url, REDIS_URL=redis.url, DATABASE_POOL="1", CELERY_VISIBILITY_TIMEOUT="5")
+        # KGK_ASSIST=0: the site takes no decision for a player (matches/assist.py), so the
+        # players' plan stays one request per version, as the faults' checks compare it
+        env = site_env(url, REDIS_URL=redis.url, DATABASE_POOL="1", CELERY_VISIBILITY_TIMEOUT="5",
+                       KGK_ASSIST="0")  # fmt: skip
         env.pop("CELERY_TASK_ALWAYS_EAGER", None)
         sessions = prepare(env, ["alice", "bob"], migrate=True)
         match_id = start_match(env, seed=61)
