@@ -3,7 +3,7 @@
 from django.db.models import Count, Q, Sum
 from django.utils.translation import get_language
 
-from cards_data.definitions import digest_of
+from cards_data.definitions import card_dicts, digest
 from decks.selectors import visible_decks
 from engine.catalog import RACES
 from engine.simulate import wilson
@@ -62,16 +62,22 @@ def run_codes(colony) -> set[str]:
     return codes
 
 
-def out_of_date(run: LabRun) -> bool:
-    """Whether the run's games were played with other card definitions than today's."""
-    return run.definitions != digest_of(run_codes(run.colony))
+def out_of_date(run: LabRun, current: dict | None = None) -> bool:
+    """Whether the run's games were played with other card definitions than today's.
+    `current`: code -> today's definition, read once for several runs (else read here)."""
+    codes = run_codes(run.colony)
+    if current is None:
+        current = card_dicts(codes)
+    return run.definitions != digest(current[c] for c in codes if c in current)
 
 
 def marked_out_of_date(runs) -> list[LabRun]:
-    """The runs, each with `out_of_date` set (for a list of runs on a page)."""
+    """The runs, each with `out_of_date` set (for a list of runs on a page): today's
+    definitions of all their cards read in one query."""
     runs = list(runs)
+    current = card_dicts(set().union(*(run_codes(run.colony) for run in runs)))
     for run in runs:
-        run.out_of_date = out_of_date(run)
+        run.out_of_date = out_of_date(run, current)
     return runs
 
 

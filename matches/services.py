@@ -1460,21 +1460,25 @@ def _play_bot_decisions(match, seats, state, now):
             continue
         bot = make_bot(seat.playing_bot, seed=f"{match.seed}:{match.version}")
         action = bot.choose(state, seat.seat).id
-        request = ActionRequest(
-            match=match,
-            seat=seat.seat,
-            origin=ActionRequest.BOT,
-            client_action_id=f"bot:{match.version}",
-            expected_version=match.version,
-            action=action,
+        request, new = _server_move(
+            match, seats, state, now, seat.seat, f"bot:{match.version}", action,
             explanation=bot_explanation(bot),
-        )
+        )  # fmt: skip
         requests.append(request)
-        new = _apply_request(match, seats, state, request, now)
         if new is None:
             break
         events += new
     return events, requests
+
+
+def _server_move(match, seats, state, now, seat: int, client_id: str, action: str, **extra):
+    """A move the server makes for a seat (a bot's, or a decision taken for a person),
+    applied as a request of origin bot at the current version: (request, its events, or
+    None when the engine refused it)."""
+    request = ActionRequest(match=match, seat=seat, origin=ActionRequest.BOT,
+                            client_action_id=client_id, expected_version=match.version,
+                            action=action, **extra)  # fmt: skip
+    return request, _apply_request(match, seats, state, request, now)
 
 
 MAX_FORCED = 50  # a bug guard: forced decisions in a row taken by one call
@@ -1509,15 +1513,8 @@ def take_forced(match, seats, state, now, limit=MAX_FORCED):
         action = forced_action(state)
         if action is None:
             break
-        request = ActionRequest(
-            match=match,
-            seat=seat.seat,
-            origin=ActionRequest.BOT,
-            client_action_id=f"{AUTO_PREFIX}{match.version}",
-            expected_version=match.version,
-            action=action.id,
-        )
-        new = _apply_request(match, seats, state, request, now)
+        client_id = f"{AUTO_PREFIX}{match.version}"
+        request, new = _server_move(match, seats, state, now, seat.seat, client_id, action.id)
         if new is None:  # pragma: no cover - forced_action answers from legal_actions
             break
         made.append(request)

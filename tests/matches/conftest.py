@@ -53,6 +53,23 @@ def clients(players):
 
 
 @pytest.fixture
+def alice_client(client, players):
+    """The test client, logged in as alice."""
+    client.force_login(players[0])
+    return client
+
+
+@pytest.fixture
+def bob_client(players):
+    """A second client, logged in as bob."""
+    from django.test import Client
+
+    other = Client()
+    other.force_login(players[1])
+    return other
+
+
+@pytest.fixture
 def human_match(players, decks):
     """Alice and Bob, two people, with their decks (seed 21)."""
     from matches import services

@@ -15,21 +15,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def alice_client(client, players):
-    client.force_login(players[0])
-    return client
-
-
-@pytest.fixture
-def bob_client(players):
-    from django.test import Client
-
-    other = Client()
-    other.force_login(players[1])
-    return other
-
-
-@pytest.fixture
 def bot_match(alice_client, decks, django_capture_on_commit_callbacks):
     response = post(
         alice_client,

@@ -19,12 +19,6 @@ from .kit import play_until_over
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def alice_client(client, players):
-    client.force_login(players[0])
-    return client
-
-
 def initial_state(page: str) -> dict:
     found = re.search(
         r'<script id="initial-state" type="application/json">(.*?)</script>', page, re.S

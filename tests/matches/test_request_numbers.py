@@ -20,21 +20,6 @@ BAD_IDS = ["superscript", "negative", "exponent", "4301-digits", "2**31", "2**63
 
 
 @pytest.fixture
-def alice_client(client, players):
-    client.force_login(players[0])
-    return client
-
-
-@pytest.fixture
-def bob_client(players):
-    from django.test import Client
-
-    other = Client()
-    other.force_login(players[1])
-    return other
-
-
-@pytest.fixture
 def bot_match(alice_client, decks, django_capture_on_commit_callbacks):
     body = {"deck": decks[0].pk, "bot": "heuristic"}
     response = post(alice_client, "/api/matches/", body, django_capture_on_commit_callbacks)
