@@ -8,6 +8,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 
 from cardgame.limits import PasswordResetEmailThrottle, PasswordResetThrottle, SignUpThrottle
+from decks.models import Deck
+from tournaments.selectors import event_history
 
 from .forms import LoginForm, SignUpForm
 
@@ -92,9 +94,6 @@ def player(request, username):
     """A player's public page: user name, member since, public decks and every event
     they entered (tournaments.selectors.event_history; decklists only where the viewer
     may see them)."""
-    from decks.models import Deck
-    from tournaments.selectors import event_history
-
     person = get_object_or_404(get_user_model(), username=username, is_active=True)
     decks = Deck.objects.filter(owner=person, is_public=True).order_by("-updated")[:50]
     return render(
