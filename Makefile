@@ -39,7 +39,9 @@ translations: $(VENV)/.installed
 engine: $(VENV)/.installed
 	$(PY) scripts/build_engine.py
 
+# With DATABASE_URL naming a PostgreSQL database that does not exist yet, it is created first.
 db: setup
+	$(PY) scripts/service_check.py create-database "$$DATABASE_URL"
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_cards
 

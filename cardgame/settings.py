@@ -211,6 +211,10 @@ DECKLAB_WORKERS = int(os.environ.get("DECKLAB_WORKERS", "2" if REDIS_URL else "1
 CELERY_BEAT_SCHEDULE = {
     "matches-clocks": {"task": "matches.tasks.check_clocks", "schedule": 1.0},
 }
+# The beat keeps its schedule in memory: Celery's default writes a `celerybeat-schedule` file
+# into the directory it starts in (the checkout), and a sweep that runs every second has no
+# last run worth remembering across a restart.
+CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"
 
 # Django Channels: Redis when REDIS_URL is set (any web process reaches any socket),
 # otherwise one process's memory (the embedded default).
