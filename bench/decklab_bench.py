@@ -69,16 +69,16 @@ def start_workers(n: int, db_url: str) -> list:
 
 def in_process_rate(deck, games=40, bot="heuristic") -> float:
     """Games per second of the same simulation in this process: the floor the workers share."""
-    from decklab import services, simulation
+    from decklab import chunks, simulation
     from decklab.reference import reference_decks
     from decks import play
 
-    colony = services.deck_colony(deck)
+    colony = play.frozen_entries(deck)
     started = time.perf_counter()
     for ref in reference_decks():
         run = type("Run", (), {"colony": colony})()
         simulation.play_games(
-            services._colonies(run, ref["key"]), seed="baseline", first=0,
+            chunks.run_colonies(run, ref["key"]), seed="baseline", first=0,
             games=games // 4, ruleset=play.game_ruleset("original", turn_limit=simulation.TURN_LIMIT),
             bot=bot,
         )  # fmt: skip

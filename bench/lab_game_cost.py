@@ -25,7 +25,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from decklab import simulation  # noqa: E402
-from decklab.reference import colony_codes, reference_decks  # noqa: E402
+from decklab.reference import reference_decks  # noqa: E402
+from decks.play import expand as colony_codes  # noqa: E402
 from engine.ruleset import Ruleset  # noqa: E402
 from engine.simulate import load_cards  # noqa: E402
 

@@ -63,8 +63,3 @@ def reference_deck(key: str) -> dict:
         if deck["key"] == key:
             return deck
     raise KeyError(key)
-
-
-def colony_codes(cards: list[list]) -> list[str]:
-    """[[code, count], ...] -> one code per copy."""
-    return [code for code, count in cards for _ in range(count)]

@@ -1,9 +1,8 @@
-"""Writes of the deck lab: start a run (split into chunks), play a chunk, finish the run."""
+"""Writes of the deck lab: start a run, split into chunks queued for the workers (a chunk is
+played and stored by `chunks`, which the tasks call)."""
 
 import logging
 import math
-import os
-import socket
 
 from django.conf import settings
 from django.db import transaction
@@ -15,9 +14,11 @@ from cards_data import definitions
 from decks import play
 
 from . import background, simulation
+from .chunks import play_chunk
 from .models import LabChunk, LabRun
-from .reference import colony_codes, reference_deck, reference_decks
+from .reference import reference_decks
 from .selectors import run_codes
+from .tasks import play_lab_chunk, play_long_lab_chunk
 
 logger = logging.getLogger(__name__)
 
@@ -78,10 +79,6 @@ class LabRefused(Exception):
     def __init__(self, message, *, status=422, code="refused", problems=()):
         super().__init__(message)
         self.message, self.status, self.code, self.problems = message, status, code, problems
-
-
-def deck_colony(deck) -> list[list]:
-    return sorted([entry.card.code, entry.count] for entry in deck.entries.all())
 
 
 def _check_deck(deck, colony):
@@ -158,7 +155,7 @@ def start_run(user, deck, games: int, bot: str = DEFAULT_BOT) -> LabRun:
         raise ValueError(f"bot must be one of {BOTS}")
     if not MIN_GAMES <= games <= max_games(bot):
         raise ValueError(f"games must be between {MIN_GAMES} and {max_games(bot)}")
-    colony = deck_colony(deck)
+    colony = play.frozen_entries(deck)
     _check_deck(deck, colony)
     with transaction.atomic():
         _check_no_active_run(user)
@@ -191,8 +188,6 @@ def _queue_chunks(chunk_ids, long=False):
     acknowledged on receipt: with late acknowledgement the broker would hand a chunk that
     runs past its visibility timeout (60 s) to a second worker while the first still plays it.
     """
-    from .tasks import play_lab_chunk, play_long_lab_chunk
-
     if not play_lab_chunk.app.conf.task_always_eager:
         task = play_long_lab_chunk if long else play_lab_chunk
         for chunk_id in chunk_ids:
@@ -202,80 +197,3 @@ def _queue_chunks(chunk_ids, long=False):
             play_chunk(chunk_id)
     else:
         background.submit(chunk_ids, play_chunk)
-
-
-def run_colonies(run, opponent: str) -> list[list[dict]]:
-    """The two colonies of a run's game against one reference colony, as the engine plays
-    them (cards_data.definitions: the same definitions as every online game)."""
-    theirs = reference_deck(opponent)["cards"]
-    return [definitions.colony(colony_codes(run.colony)), definitions.colony(colony_codes(theirs))]
-
-
-def worker_name() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
-
-
-def play_chunk(chunk_id: int, claim: bool = False) -> None:
-    """Play one chunk and store its tallies once (a redelivered task finds it done).
-
-    `claim` (a thinking bot's chunk, acknowledged on receipt): the first worker to start it
-    writes its name on it, and a second copy of the task finds it taken and returns. A worker
-    holds one more task than it plays, and the broker hands that one to another worker once
-    it waited past the visibility timeout; without the claim both would play the game."""
-    chunk = LabChunk.objects.select_related("run").filter(pk=chunk_id).first()
-    if chunk is None or chunk.status != LabChunk.PENDING:
-        return
-    if claim:
-        taken = LabChunk.objects.filter(pk=chunk_id, status=LabChunk.PENDING, worker="")
-        if not taken.update(worker=worker_name()):
-            return  # another worker plays it
-    run = chunk.run
-    LabRun.objects.filter(pk=run.pk, status=LabRun.QUEUED).update(status=LabRun.RUNNING)
-    try:
-        tally = simulation.play_games(
-            run_colonies(run, chunk.opponent),
-            seed=f"{run.seed}-{chunk.opponent}",
-            first=chunk.first,
-            games=chunk.games,
-            ruleset=play.game_ruleset(run.ruleset, turn_limit=simulation.TURN_LIMIT),
-            bot=run.bot,
-        )
-    except Exception as error:  # an engine bug must not leave the run spinning forever
-        logger.exception("lab chunk %s failed", chunk_id)
-        _fail(chunk_id, run.pk, f"{type(error).__name__}: {error}")
-        return
-    _store(chunk_id, run.pk, tally)
-
-
-def _store(chunk_id, run_id, tally):
-    with transaction.atomic():
-        chunk = LabChunk.objects.select_for_update().get(pk=chunk_id)
-        if chunk.status != LabChunk.PENDING:
-            return  # another delivery of the same task stored it first
-        for field, value in tally.items():
-            setattr(chunk, field, value)
-        chunk.status = LabChunk.DONE
-        chunk.worker = worker_name()
-        chunk.finished = timezone.now()
-        chunk.save()
-        _finish_if_complete(run_id)
-
-
-def _fail(chunk_id, run_id, message):
-    with transaction.atomic():
-        LabChunk.objects.filter(pk=chunk_id, status=LabChunk.PENDING).update(
-            status=LabChunk.FAILED, finished=timezone.now()
-        )
-        LabRun.objects.filter(pk=run_id).exclude(status=LabRun.DONE).update(
-            status=LabRun.FAILED, error=message[:2000], finished=timezone.now()
-        )
-
-
-def _finish_if_complete(run_id):
-    run = LabRun.objects.select_for_update().get(pk=run_id)
-    if run.status in (LabRun.DONE, LabRun.FAILED):
-        return
-    if not run.chunks.filter(status=LabChunk.PENDING).exists():
-        run.status = LabRun.DONE
-        run.finished = timezone.now()
-        run.save(update_fields=["status", "finished"])

@@ -91,6 +91,12 @@ def entries_of(source) -> list[tuple[str, int]]:
     return [(code, count) for code, count in source]
 
 
+def frozen_entries(source) -> list[list]:
+    """The deck's [[code, count], ...] as a version, a lab run or a registration freezes
+    them (JSON lists, sorted by code)."""
+    return [list(entry) for entry in entries_of(source)]
+
+
 def problems(source, ruleset: str, known: dict | None = None) -> list[dict]:
     """Every R 9 problem of the deck under the ruleset, described (code + data + message)."""
     entries = entries_of(source)

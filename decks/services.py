@@ -100,7 +100,7 @@ def save_deck(
         "name": name,
         "description": description,
         "ruleset": ruleset,
-        "cards": [list(e) for e in entries],
+        "cards": play.frozen_entries(entries),
     }
     if latest is None or _snapshot(latest) != snapshot:
         number = (latest.number if latest else 0) + 1
@@ -115,7 +115,7 @@ def _snapshot(version: DeckVersion) -> dict:
         "name": version.name,
         "description": version.description,
         "ruleset": version.ruleset,
-        "cards": [list(e) for e in version.cards],
+        "cards": play.frozen_entries(version),
     }
 
 

@@ -432,8 +432,10 @@ def test_deck_lab_progress_bar_follows_the_workers_and_shows_the_chart(
     progress bar, which follows each chunk a worker stores (played here by calling the
     service, as a worker's task does), and ends with the win-rate chart (95 % Wilson)."""
     from decklab import services as lab
+    from decklab.chunks import play_chunk
     from decklab.models import LabChunk, LabRun
     from decklab.reference import reference_decks
+    from decks import play
 
     alice, deck = make_user("alice")
     page = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
@@ -444,7 +446,7 @@ def test_deck_lab_progress_bar_follows_the_workers_and_shows_the_chart(
     no_horizontal_scroll(page)
     # a run queued for the workers (the rows start_run writes, before any task ran)
     run = LabRun.objects.create(
-        deck=deck, owner=alice, colony=lab.deck_colony(deck), games=8, ruleset="original"
+        deck=deck, owner=alice, colony=play.frozen_entries(deck), games=8, ruleset="original"
     )
     for i, (opponent, first, n) in enumerate(lab.split_games(8, ["vanguard", "swarm"], chunk=2)):
         LabChunk.objects.create(run=run, index=i, opponent=opponent, first=first, games=n)
@@ -452,11 +454,11 @@ def test_deck_lab_progress_bar_follows_the_workers_and_shows_the_chart(
     expect(page.locator("#lab-progress")).to_have_attribute("value", "0")
     expect(page.locator("#lab-waiting")).to_be_visible()
     chunks = list(run.chunks.order_by("index"))
-    lab.play_chunk(chunks[0].pk)
+    play_chunk(chunks[0].pk)
     page.wait_for_function("document.getElementById('lab-progress').value === 2")
     expect(page.locator("#lab-status")).to_have_text("Running")
     for chunk in chunks[1:]:
-        lab.play_chunk(chunk.pk)
+        play_chunk(chunk.pk)
     page.wait_for_function("document.getElementById('lab-progress').value === 8")
     expect(page.locator("#lab-status")).to_have_text("Finished")
     expect(page.locator(".wr-play svg.wr-bar")).to_be_visible()

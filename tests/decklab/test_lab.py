@@ -9,11 +9,12 @@ import re
 import pytest
 from django.urls import reverse
 
-from decklab import services, simulation
+from decklab import chunks, services, simulation
 from decklab.models import LabChunk, LabRun
-from decklab.reference import DATA_FILE, build_reference_decks, colony_codes, reference_decks
+from decklab.reference import DATA_FILE, build_reference_decks, reference_decks
 from decklab.selectors import rate, run_results
 from decks import play
+from decks.play import expand as colony_codes
 from engine.catalog import RACE_PAIRS, RACES
 from engine.deck import check_deck
 from engine.simulate import load_cards
@@ -102,13 +103,13 @@ def test_a_redelivered_chunk_is_counted_once(lab_deck, alice, on_commit):
         run = services.start_run(alice, lab_deck, 4)
     before = run_results(run)
     chunk = run.chunks.first()
-    services.play_chunk(chunk.pk)
+    chunks.play_chunk(chunk.pk)
     LabChunk.objects.filter(pk=chunk.pk).update(status=LabChunk.PENDING)
-    services._store(chunk.pk, run.pk, {"play_games": 0})  # a late copy: it finds PENDING...
+    chunks._store(chunk.pk, run.pk, {"play_games": 0})  # a late copy: it finds PENDING...
     chunk.refresh_from_db()
     assert chunk.status == LabChunk.DONE
     LabChunk.objects.filter(pk=chunk.pk).update(play_games=before["on_play"]["games"])
-    services.play_chunk(chunk.pk)  # ...and a done chunk is never played again
+    chunks.play_chunk(chunk.pk)  # ...and a done chunk is never played again
     assert run_results(run)["done"] == before["done"]
 
 
@@ -283,7 +284,7 @@ def test_a_chunk_that_fails_stops_the_run_with_a_message(client, lab_deck, alice
     """An engine error must not leave the progress bar spinning forever."""
     run = LabRun.objects.create(deck=lab_deck, owner=alice, colony=[["KG1-001", 45]], games=2)
     chunk = LabChunk.objects.create(run=run, index=0, opponent="no-such-colony", first=0, games=2)
-    services.play_chunk(chunk.pk)
+    chunks.play_chunk(chunk.pk)
     run.refresh_from_db()
     chunk.refresh_from_db()
     assert run.status == LabRun.FAILED and "KeyError" in run.error

@@ -6,7 +6,7 @@ import re
 import pytest
 from django.utils import translation
 
-from decklab import services, simulation
+from decklab import chunks, services, simulation
 from decklab.models import LabRun
 from decklab.selectors import run_results
 from decklab.views import duration
@@ -159,17 +159,17 @@ def test_the_lab_page_shows_the_expected_time_before_the_run_starts(
 
 def test_a_second_copy_of_a_claimed_thinking_bot_chunk_does_not_play_it(lab_deck, alice):
     """A thinking bot's task is acknowledged when it starts, and the broker may hand a copy to
-    a second worker (services.play_chunk's claim): the copy returns without playing."""
+    a second worker (chunks.play_chunk's claim): the copy returns without playing."""
     run = services.start_run(alice, lab_deck, 2)  # not played: no commit in this test
     first, second = run.chunks.all()
     type(first).objects.filter(pk=first.pk).update(worker="elsewhere:1")  # being played
-    services.play_chunk(first.pk, claim=True)
+    chunks.play_chunk(first.pk, claim=True)
     first.refresh_from_db()
     assert first.status == "pending" and first.worker == "elsewhere:1" and first.turns == 0
-    services.play_chunk(second.pk, claim=True)  # nobody has it: played and stored
+    chunks.play_chunk(second.pk, claim=True)  # nobody has it: played and stored
     second.refresh_from_db()
     assert second.status == "done" and second.turns > 0
-    assert second.worker == services.worker_name()
+    assert second.worker == chunks.worker_name()
 
 
 def test_a_run_whose_worker_was_lost_does_not_block_the_next_one(client, lab_deck, alice):
@@ -201,5 +201,5 @@ def test_a_run_whose_worker_was_lost_does_not_block_the_next_one(client, lab_dec
     run.refresh_from_db()
     assert run.status == LabRun.FAILED and "worker was lost" in run.error
     assert set(run.chunks.values_list("status", flat=True)) == {LabChunk.FAILED}
-    services.play_chunk(run.chunks.get(index=1).pk, claim=True)  # the late copy: nothing
+    chunks.play_chunk(run.chunks.get(index=1).pk, claim=True)  # the late copy: nothing
     assert run.chunks.get(index=1).worker == ""
