@@ -101,7 +101,9 @@ def test_colony_refuses_with_every_problem_in_one_error(catalogue, alice):
 
 def test_builder_js_keeps_no_translations_or_rules():
     """The builder shows the server's sentences (decks/views_builder.py builder_config)."""
-    source = (Path(__file__).resolve().parents[2] / "static" / "js" / "builder.js").read_text()
+    scripts = Path(__file__).resolve().parents[2] / "static" / "js"
+    modules = [scripts / "builder.js", *sorted((scripts / "builder").glob("*.js"))]
+    source = "\n".join(module.read_text() for module in modules)
     assert "STRINGS" not in source
     assert not re.search(r"[áéíóöőúüű]", source), "Hungarian text in builder.js"
     assert "R 9." not in source.replace("// R 9.", "")
