@@ -38,6 +38,7 @@ def bot_choices(names: Iterable[str] | None = None) -> list[tuple[str, str]]:
 
 RULESETS = tuple(DECK_RULES)  # every ruleset a deck can be built for (R 9.5)
 RULESET_LABELS = dict(RULESET_CHOICES)
+RACE_RULES = {name: DECK_RULES[name].race_rule for name in RULESETS}  # R 9.5
 
 
 class DeckNotPlayable(Exception):

@@ -12,7 +12,7 @@ from django.db import transaction
 
 from cards_data.definitions import card_dicts
 from cards_data.models import Card
-from engine.deck import DECK_SIZE, RULESETS
+from engine.deck import DECK_SIZE
 
 from . import play
 from .models import CollectionEntry, Deck, DeckCard, DeckVersion
@@ -82,8 +82,9 @@ def save_deck(
     entries = clean_entries(cards)
     known = card_dicts(code for code, _ in entries)
     _require_known(entries, known)
-    if ruleset not in RULESETS:
-        raise ValidationError([f"unknown ruleset {ruleset!r}; choose one of {', '.join(RULESETS)}"])
+    if ruleset not in play.RULESETS:
+        names = ", ".join(play.RULESETS)
+        raise ValidationError([f"unknown ruleset {ruleset!r}; choose one of {names}"])
     if deck is None:
         deck = Deck(owner=owner)
     elif deck.owner_id != owner.id:

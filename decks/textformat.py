@@ -31,7 +31,9 @@ from django.utils.translation import gettext, gettext_noop
 from cardgame.hungarian import articles
 from cards_data.search.normalize import fold
 from engine.catalog import TYPES
-from engine.deck import DECK_SIZE, RULESETS
+from engine.deck import DECK_SIZE
+
+from .play import RULESETS
 
 MAX_LINES = 1000
 MAX_LINE_LENGTH = 200  # characters of a card line (comments excluded)

@@ -14,7 +14,7 @@ from cards_data.definitions import card_dicts
 from cards_data.models import Card
 from cards_data.serializers import CardSerializer
 from engine import catalog
-from engine.deck import DECK_SIZE, MAX_RACES, RULESETS
+from engine.deck import DECK_SIZE, MAX_RACES
 
 from . import play
 from .models import Deck
@@ -123,7 +123,7 @@ def builder_config() -> dict:
         "strings": builder_strings(),
         "deck_size": DECK_SIZE,  # R 9.1
         "max_races": MAX_RACES,  # R 9.5.2
-        "race_rules": {name: rules.race_rule for name, rules in RULESETS.items()},  # R 9.5
+        "race_rules": play.RACE_RULES,  # R 9.5
         "type_order": list(catalog.TYPES),  # R 4.1
         "type_headers": {
             **{t: type_label(t, plural=True) for t in catalog.TYPES},
