@@ -172,11 +172,11 @@ def timed_pure(t: Tournament, repeats: int) -> tuple[list[float], list[float], l
         captured["args"] = (list(players), [list(c) for c in columns], kw)
         return original(players, *columns, **kw)
 
-    services.standings_mod.tabulate_columns = capture
+    standings.tabulate_columns = capture
     try:
         services.current_standings(t)
     finally:
-        services.standings_mod.tabulate_columns = original
+        standings.tabulate_columns = original
     ids, columns, kw = captured["args"]
     entrants = [standings.Entrant(pid, d) for pid, d in zip(ids, kw["dropped"], strict=True)]
     matches = [

@@ -5,6 +5,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from .models import ForbiddenPair, Penalty, Registration, Tournament
+from .rules import date_out_of_range
 
 
 class TournamentForm(forms.ModelForm):
@@ -56,8 +57,6 @@ class TournamentForm(forms.ModelForm):
         return users
 
     def clean_date(self):
-        from .services import date_out_of_range
-
         value = self.cleaned_data["date"]
         problem = date_out_of_range(value)
         if problem:
@@ -65,8 +64,6 @@ class TournamentForm(forms.ModelForm):
         return value
 
     def clean_decklist_deadline(self):
-        from .services import date_out_of_range
-
         value = self.cleaned_data["decklist_deadline"]
         problem = date_out_of_range(value)
         if problem:

@@ -24,8 +24,13 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from decks import play
+from matches.errors import MatchError
+from matches.services import create_match, judge_decide
 
 from .models import Match, OnlineGame, Registration, Round, Tournament
+from .rules import Conflict, require_staff, set_decided
+from .rules import log as audit_log
+from .signals import announce_result
 
 log = logging.getLogger(__name__)
 
@@ -53,8 +58,6 @@ def _engine_options(t: Tournament) -> dict | None:
 
 def _create_game(match: Match, number: int, starting_player: int | None) -> OnlineGame:
     """One game of `match` on the site, with both frozen decklists (R 9.6, R 18.4)."""
-    from matches.services import create_match
-
     regs = _seats(match)
     game = create_match(
         players=[None if r.bot else r.player for r in regs],
@@ -90,7 +93,7 @@ def start_playoff_match(match: Match) -> OnlineGame | None:
     if match.first_player_id is None:
         higher = _higher_seed(match)
         if not higher.bot:
-            return None  # waits for the higher seed's choice (services.choose_first)
+            return None  # waits for the higher seed's choice (playoff.choose_first)
         match.first_player = higher
         match.save(update_fields=["first_player", "updated"])
     first = 0 if match.first_player_id == match.player_a_id else 1
@@ -116,21 +119,9 @@ def games_won(match: Match) -> tuple[int, int]:
     return winners.count(match.player_a_id), winners.count(match.player_b_id)
 
 
-def set_decided(match: Match, games_a: int, games_b: int) -> bool:
-    """A set is over at the games needed (R 18.3.4); with `play_all_three` a playoff set
-    plays its third game even at 2-0."""
-    from .services import games_needed, plays_all_three
-
-    if plays_all_three(match):
-        return games_a + games_b == 3
-    return max(games_a, games_b) >= games_needed(match)
-
-
 @transaction.atomic
 def record_game(online_game_id: int) -> OnlineGame:
     """Record the state of a finished (or timed-out) game; idempotent."""
-    from .services import after_result
-
     og = OnlineGame.objects.select_related("game").get(pk=online_game_id)
     match = (
         Match.objects.select_for_update(of=("self",))
@@ -147,7 +138,7 @@ def record_game(online_game_id: int) -> OnlineGame:
         og.save(update_fields=["winner", "judge_reason"])
         _after_game(match, og)
         if match.status == Match.CONFIRMED:
-            after_result(match)
+            announce_result(match)
     elif game.status in ("needs_judge", "finished", "aborted"):
         # the hour ran out (R 18.4), or the game stopped without a winner: a judge decides
         match.status = Match.NEEDS_JUDGE
@@ -180,11 +171,6 @@ def current_game(match: Match) -> OnlineGame | None:
 def judge_game(og: OnlineGame, staff, winner: Registration | None, reason: str) -> OnlineGame:
     """A judge decides a game on the site (R 18.4: reason "time" or "ruling", never a
     draw); the result arrives through `match_finished` like any other game's."""
-    from matches.errors import MatchError
-    from matches.services import judge_decide
-
-    from .services import Conflict, log, require_staff
-
     match = (
         Match.objects.select_for_update(of=("self",))
         .select_related("tournament")
@@ -206,15 +192,13 @@ def judge_game(og: OnlineGame, staff, winner: Registration | None, reason: str) 
         og.save(update_fields=["winner", "judge_reason"])
         _after_game(match, og)
         if match.status == Match.CONFIRMED:
-            from .services import after_result
-
-            after_result(match)
+            announce_result(match)
     else:
         try:
             judge_decide(game, seats.index(winner.pk), reason)
         except MatchError as exc:
             raise Conflict(exc.detail) from exc
-    log(
+    audit_log(
         match.tournament,
         staff,
         "judge_game",
@@ -229,8 +213,6 @@ def judge_game(og: OnlineGame, staff, winner: Registration | None, reason: str) 
 
 def require_offline(match: Match):
     """Players report only matches not played on the site (those come from the games)."""
-    from .services import Conflict
-
     if match.tournament.online and not match.is_bye:
         raise Conflict(
             _("This match is played on the site: its result comes from the games themselves.")

@@ -11,7 +11,7 @@ event's defaults (docs/rulings.md, "Penalties"):
 - a match loss confirms the current match as a loss (0-2 in games; 0-1 best of one;
   0-3 in a `play_all_three` playoff set), as a drop's concession is;
 - a disqualification is a match loss of the current match and a drop through the one
-  drop path (services.drop); a disqualified player can never be re-activated.
+  drop path (registration.drop); a disqualified player can never be re-activated.
 
 "Current match": the player's unreported match of a published round or of the playoff
 (online events: also one whose game waits for a judge). A game or match loss given when
@@ -26,8 +26,15 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from . import online, services
+from matches.errors import MatchError
+from matches.services import judge_decide
+
+from . import online
 from .models import Match, Penalty, Registration, Round, Tournament
+from .registration import drop
+from .rules import Conflict, games_needed, log, plays_all_three, require_staff, set_decided
+from .selectors import rounds_paired
+from .signals import announce_result
 
 KINDS = dict(Penalty.KINDS)
 INFRACTIONS = dict(Penalty.INFRACTIONS)
@@ -81,17 +88,15 @@ def give_penalty(reg: Registration, staff, kind: str, infraction: str, note: str
     Refused: anyone else (PermissionDenied), bad input (ValidationError), a finished event,
     a disqualified player, or a game/match loss for a dropped player (Conflict)."""
     t = Tournament.objects.select_for_update().get(pk=reg.tournament_id)
-    services.require_staff(staff, t)
+    require_staff(staff, t)
     note = _validate(kind, infraction, note)
     reg = Registration.objects.select_for_update().select_related("player").get(pk=reg.pk)
     if t.status == Tournament.FINISHED:
-        raise services.Conflict(_("The event is over: penalties are given during the event."))
+        raise Conflict(_("The event is over: penalties are given during the event."))
     if reg.disqualified:
-        raise services.Conflict(
-            _("%(name)s is already disqualified from this event.") % {"name": reg.name}
-        )
+        raise Conflict(_("%(name)s is already disqualified from this event.") % {"name": reg.name})
     if reg.dropped and kind in RESULT_KINDS:
-        raise services.Conflict(
+        raise Conflict(
             _("%(name)s has dropped: they have no match left to lose.") % {"name": reg.name}
         )
     penalty = Penalty.objects.create(
@@ -111,9 +116,9 @@ def give_penalty(reg: Registration, staff, kind: str, infraction: str, note: str
     if kind == Penalty.DISQUALIFICATION:
         t.refresh_from_db(fields=["status"])
         if t.status != Tournament.FINISHED:
-            services.drop(reg, staff)  # the one drop path: logged, conceding what is open
+            drop(reg, staff)  # the one drop path: logged, conceding what is open
         else:  # the match loss decided the final: nothing is left to drop from
-            reg.dropped, reg.dropped_after_round = True, services.rounds_paired(t)
+            reg.dropped, reg.dropped_after_round = True, rounds_paired(t)
             reg.save(update_fields=["dropped", "dropped_after_round", "updated"])
     return penalty
 
@@ -130,7 +135,7 @@ def _log(penalty: Penalty, staff):
         data.update(_where(match))
     elif penalty.changes_result:
         data["pending"] = True
-    services.log(penalty.tournament, staff, "penalty", match=match, **data)
+    log(penalty.tournament, staff, "penalty", match=match, **data)
 
 
 def _where(match: Match) -> dict:
@@ -156,7 +161,7 @@ def _apply(penalty: Penalty, match: Match, staff, *, as_kind: str | None = None)
     )
     reg = penalty.registration
     opponent_is_a = match.player_b_id == reg.pk
-    need = 3 if services.plays_all_three(match) else services.games_needed(match)
+    need = 3 if plays_all_three(match) else games_needed(match)
     if match.tournament.online:
         _apply_online(match, kind, opponent_is_a, need)
     else:
@@ -169,7 +174,7 @@ def _apply(penalty: Penalty, match: Match, staff, *, as_kind: str | None = None)
             else:
                 games_b += 1
         match.games_a, match.games_b = games_a, games_b
-        if online.set_decided(match, games_a, games_b):
+        if set_decided(match, games_a, games_b):
             match.status = Match.CONFIRMED
             match.judge_reason = "penalty"
         match.save()
@@ -177,16 +182,13 @@ def _apply(penalty: Penalty, match: Match, staff, *, as_kind: str | None = None)
     penalty.applied = True
     penalty.save(update_fields=["match", "applied"])
     if match.status == Match.CONFIRMED:
-        services.after_result(match, staff)
+        announce_result(match, staff)
 
 
 def _apply_online(match: Match, kind: str, opponent_is_a: bool, need: int):
     """Online: a game loss is a judge's decision of the running game for the opponent
     (its result arrives as any game's does); a match loss confirms the set at once and
     ends the running game the same way."""
-    from matches.errors import MatchError
-    from matches.services import judge_decide
-
     if kind == Penalty.MATCH_LOSS:
         match.games_a, match.games_b = (need, 0) if opponent_is_a else (0, need)
         match.status = Match.CONFIRMED
@@ -200,7 +202,7 @@ def _apply_online(match: Match, kind: str, opponent_is_a: bool, need: int):
         try:
             judge_decide(game, 0 if opponent_is_a else 1, "penalty")
         except MatchError as exc:
-            raise services.Conflict(exc.detail) from exc
+            raise Conflict(exc.detail) from exc
 
 
 def apply_pending(match: Match, staff):
@@ -223,6 +225,15 @@ def apply_pending(match: Match, staff):
         _log_applied(penalty, staff)
 
 
+def apply_pending_to(t: Tournament, matches, staff):
+    """`apply_pending` for each of `matches` (a round just published, playoff sets just
+    created), after one query when the event has no pending loss at all."""
+    if not t.penalties.filter(applied=False, kind__in=RESULT_KINDS).exists():
+        return
+    for match in matches:
+        apply_pending(match, staff)
+
+
 def _log_applied(penalty: Penalty, staff):
     data = {
         "player": penalty.registration.name,
@@ -230,7 +241,7 @@ def _log_applied(penalty: Penalty, staff):
         "infraction": penalty.infraction,
         **_where(penalty.match),
     }
-    services.log(penalty.tournament, staff, "penalty_applied", match=penalty.match, **data)
+    log(penalty.tournament, staff, "penalty_applied", match=penalty.match, **data)
 
 
 def penalty_games(match: Match) -> tuple[int, int]:

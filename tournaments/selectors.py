@@ -1,21 +1,26 @@
-"""Reads of the tournaments app: what a user may see, and display rows."""
+"""Reads of the tournaments app: what a user may see, where an event stands, and display
+rows. No write lives here, and nothing here imports one."""
 
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from django.db.models import F, Q
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from cardgame.hungarian import articles
 
-from . import services
 from .models import Match, Penalty, Prize, Registration, Round, Tournament
+from .ranking import cut_order, draw_key, final_order, placings, playoff_size
+from .rules import is_staff
 from .standings import FLOOR
+from .standings_query import current_standings
 
 
 def visible_rounds(t: Tournament, user):
     """Staff see drafts (R: pairing is a draft only staff see); others published rounds."""
     rounds = t.rounds.all()
-    if not services.is_staff(user, t):
+    if not is_staff(user, t):
         rounds = rounds.filter(status=Round.PUBLISHED)
     return rounds
 
@@ -53,11 +58,73 @@ def my_current_match(t: Tournament, user) -> Match | None:
     )
 
 
+# ------------------------------------------------------------ where the event stands
+
+
+def rounds_paired(t: Tournament) -> int:
+    last = t.rounds.order_by("-number").first()
+    return last.number if last else 0
+
+
+def late_entry_open(t: Tournament) -> bool:
+    """Whether a late entrant can still play a Swiss round (issue 35): during the Swiss
+    rounds, while a round is still to be paired, or the last one is a draft that can be
+    paired again with them (`repair_round`; `publish_round` insists on it)."""
+    if t.status != Tournament.RUNNING:
+        return False
+    last = t.rounds.order_by("-number").first()
+    if last is None or last.status == Round.DRAFT:
+        return True
+    return last.number < t.planned_rounds()
+
+
+def late_entry_closed_text(t: Tournament) -> str:
+    """Why a late entry is not possible now, in a sentence a person can act on."""
+    if t.status == Tournament.REGISTRATION:
+        return _("The event has not started: register the player as usual.")
+    if t.status == Tournament.RUNNING:
+        return _(
+            "Late entry is closed: every Swiss round has been paired and published, so a "
+            "late entrant would play no round."
+        )
+    return _("Late entry is possible only during the Swiss rounds.")
+
+
+def round_complete(rnd: Round) -> bool:
+    return (
+        rnd.status == Round.PUBLISHED and not rnd.matches.exclude(status=Match.CONFIRMED).exists()
+    )
+
+
+def swiss_finished(t: Tournament) -> bool:
+    last = t.rounds.order_by("-number").first()
+    return last is not None and last.number >= t.planned_rounds() and round_complete(last)
+
+
+def match_deadline(match: Match):
+    """The table's end of time: the round's, plus the table's extension."""
+    if match.round is None:
+        return None
+    deadline = round_deadline(match.round)
+    if deadline is None:
+        return None
+    return deadline + timezone.timedelta(minutes=match.extra_minutes)
+
+
+def round_deadline(rnd: Round):
+    if rnd.published_at is None:
+        return None
+    return rnd.published_at + timezone.timedelta(minutes=rnd.tournament.game_minutes)
+
+
+# --------------------------------------------------------------------- display
+
+
 def standings_rows(t: Tournament) -> list[dict]:
     """Standings as display dicts (names, percentages, explain), from standings.py."""
     regs = {r.pk: r for r in t.registrations.select_related("player")}
     rows = []
-    for row in services.current_standings(t):
+    for row in current_standings(t):
         rows.append(
             {
                 "rank": row.rank,
@@ -109,11 +176,6 @@ def tiebreaker_legend() -> list[tuple[str, str]]:
 def percent(x) -> str:
     """An exact fraction (or its 4-decimal text) as the site writes numbers: 0,3300 in
     Hungarian, 0.3300 in English (four decimals, rounded half up)."""
-    from decimal import ROUND_HALF_UP, Decimal
-    from fractions import Fraction
-
-    from django.utils import formats
-
     if isinstance(x, Fraction):
         value = Decimal(x.numerator) / Decimal(x.denominator)
     else:
@@ -124,7 +186,7 @@ def percent(x) -> str:
 
 def _sort_key(t: Tournament, row):
     key = (-row.points, -row.omw, -row.gwp, -row.ogw)
-    return (*key, services._draw_key(t, row.id) if t.cut_tie_draw else row.rank)
+    return (*key, draw_key(t, row.id) if t.cut_tie_draw else row.rank)
 
 
 def _explain(row, by_id: dict, names: dict, labels: dict) -> list[tuple[str, str]]:
@@ -171,7 +233,7 @@ def standings_page(t: Tournament) -> dict:
     regs = {r.pk: r for r in t.registrations.select_related("player")}
     names = {pk: r.name for pk, r in regs.items()}
     labels = tiebreaker_names()
-    table = services.current_standings(t)
+    table = current_standings(t)
     by_id = {row.id: row for row in table}
     ordered = sorted(table, key=lambda row: _sort_key(t, row))
     cut = standings_cut(t, names, labels)
@@ -210,8 +272,8 @@ def standings_cut(t: Tournament, names: dict, labels: dict) -> dict | None:
     playoff = t.matches.filter(round__isnull=True).exists()
     if t.status == Tournament.FINISHED and not playoff:
         return None
-    order = services.cut_order(t)
-    size = services.playoff_size(len(order))
+    order = cut_order(t)
+    size = playoff_size(len(order))
     if not size or len(order) <= size:
         return None
     last = order[size - 1]
@@ -291,7 +353,7 @@ def dashboard(t: Tournament) -> dict:
         "decided": [
             m for m in list(matches) + live if m.status == Match.CONFIRMED and not m.is_bye
         ],
-        "complete": services.round_complete(rnd) if rnd else False,
+        "complete": round_complete(rnd) if rnd else False,
     }
 
 
@@ -321,9 +383,9 @@ def running_clock(t: Tournament):
     if t.status != Tournament.RUNNING:
         return None
     last = t.rounds.order_by("-number").first()
-    if last is None or last.status != Round.PUBLISHED or services.round_complete(last):
+    if last is None or last.status != Round.PUBLISHED or round_complete(last):
         return None
-    return services.round_deadline(last)
+    return round_deadline(last)
 
 
 def penalty_effect(penalty: Penalty) -> str:
@@ -388,7 +450,7 @@ def penalty_rows(t: Tournament, registration: Registration | None = None) -> lis
 def decklist_visible(t: Tournament, reg: Registration, user) -> bool:
     """A registered decklist (R 9.6, frozen) is for staff during the event and public
     once it is finished; its player always sees their own (docs/rulings.md)."""
-    if t.status == Tournament.FINISHED or services.is_staff(user, t):
+    if t.status == Tournament.FINISHED or is_staff(user, t):
         return True
     return bool(user and user.is_authenticated and reg.player_id == user.id)
 
@@ -399,7 +461,7 @@ def final_places(t: Tournament) -> dict[int, int]:
     A dropped (or disqualified) player does not place (docs/rulings.md)."""
     if t.status != Tournament.FINISHED:
         return {}
-    order = [reg.pk for reg in services.placings(t)]
+    order = [reg.pk for reg in placings(t)]
     semis = t.matches.filter(stage="semi", status=Match.CONFIRMED).select_related(
         "player_a", "player_b"
     )
@@ -407,7 +469,7 @@ def final_places(t: Tournament) -> dict[int, int]:
     for reg in sorted(losers, key=lambda r: r.playoff_seed or 99):
         if reg.pk not in order and not reg.dropped:
             order.append(reg.pk)
-    for row in services.final_order(t):
+    for row in final_order(t):
         if row.id not in order:
             order.append(row.id)
     return {pk: place for place, pk in enumerate(order, 1)}
@@ -418,7 +480,7 @@ def _record(t: Tournament, reg: Registration) -> tuple[int, int]:
     R 18.7) and the playoff sets'."""
     wins = losses = 0
     if t.status != Tournament.REGISTRATION:
-        row = next((r for r in services.current_standings(t) if r.id == reg.pk), None)
+        row = next((r for r in current_standings(t) if r.id == reg.pk), None)
         if row is not None:
             wins, losses = row.wins, row.losses
     playoff = t.matches.filter(round__isnull=True, status=Match.CONFIRMED).filter(

@@ -6,7 +6,7 @@ import gc
 
 import pytest
 
-from tournaments.services import collector_paused
+from tournaments.standings_query import collector_paused
 
 
 def test_the_collector_is_off_inside_and_on_again_after():

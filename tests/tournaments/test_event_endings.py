@@ -17,7 +17,7 @@ from django.utils import translation
 from tournament_kit import colony, create_users, enter
 
 from decks.services import save_deck
-from tournaments import services
+from tournaments import registration, services
 from tournaments.models import Match, Registration, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -86,7 +86,7 @@ def _race_check_in_and_start(users, monkeypatch):
     stale = {
         n: Registration.objects.select_related("tournament").get(pk=r.pk) for n, r in regs.items()
     }
-    real_log = services.log
+    real_log = registration.log
 
     def slow_log(t, actor, action, *args, **data):
         entry = real_log(t, actor, action, *args, **data)
@@ -94,7 +94,7 @@ def _race_check_in_and_start(users, monkeypatch):
             time.sleep(0.6)  # still inside start's transaction
         return entry
 
-    monkeypatch.setattr(services, "log", slow_log)
+    monkeypatch.setattr(registration, "log", slow_log)
     barrier = threading.Barrier(len(waiting) + 1)
     answers, errors = {}, []
 
