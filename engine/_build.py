@@ -31,10 +31,11 @@ HERE = Path(__file__).resolve().parent
 OUT = HERE.parent / "build" / "engine-mypyc"  # the compiled build (not in git)
 GROUP = "kgk_engine"  # mypyc's shared library of the build: kgk_engine__mypyc
 # The modules compiled: the rules and what they call at every decision. The tools (notation,
-# simulate, soak), the projection for clients (view) and this file stay Python.
+# simulate, soak, colonies), the bots by name and the search bot (bots, search), the projection
+# for clients (view) and this file stay Python.
 COMPILED = (
     "actions",
-    "bots",
+    "basic_bots",
     "catalog",
     "combat",
     "deck",

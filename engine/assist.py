@@ -23,7 +23,7 @@ site takes those.
 
 from typing import Final
 
-from .bots import HeuristicBot
+from .basic_bots import HeuristicBot
 from .game import apply, legal_actions, pending
 from .serialize import clone
 

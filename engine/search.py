@@ -49,7 +49,7 @@ The bot decides from what its player may know, never from the true state:
     knowledge"): the races its cards seen so far show (public zones, trash, the chain,
     face-up cards in play), the copies of each name seen (R 9.2: they count against the
     three copies), and the card pool to sample the rest from: every card of the set (the
-    first edition, ``engine.simulate.load_cards``, the files the catalogue is loaded from)
+    first edition, ``engine.colonies.load_cards``, the files the catalogue is loaded from)
     whose race may still be in that colony (R 7.1 / R 9.3: no race opposing a race seen;
     the variants of R 9.5 widen it);
   - the definitions of the whole pool plus the codes the seat sees, so nothing in them
@@ -59,7 +59,7 @@ The bot decides from what its player may know, never from the true state:
   unseen cards get the codes of its list less what it sees, shuffled; each opponent's unseen cards (exactly as many as
   the view counts in each zone) get codes from a **deck-shaped prior**: first the missing
   copies of the names already seen (a colony holds 15 names three times over, as the
-  generated colonies of engine.simulate / engine.soak and ordinary decks do: having seen a
+  generated colonies of engine.colonies and ordinary decks do: having seen a
   card, the best guess is that its other copies are there too), then new names three copies
   each, drawn from the pool of the races that colony may hold (a race not seen yet of each
   opposing pair chosen at random per determinisation, R 9.3), a ship name with probability
@@ -108,9 +108,10 @@ from collections import Counter
 from hashlib import blake2b
 
 from . import values as V
-from .bots import HeuristicBot, RandomBot
+from .basic_bots import HeuristicBot, RandomBot
 from .catalog import RACE_PAIRS
 from .collector import collector_paused
+from .colonies import load_cards
 from .deck import MAX_COPIES_PER_NAME, name_key
 from .game import SEARCH_DEPTH, apply, legal_actions, pending
 from .rng import Rng
@@ -168,15 +169,13 @@ MINOR_SHARE = 0.25  # ISMCTS: the budget share of a decision other than the turn
 UCB_C = 0.7  # exploration constant of UCB1 (rewards in [0, 1])
 PRIOR_VISITS, PRIOR_REWARD = 2, 0.6  # the heuristic's choice: two virtual playouts at 60 %
 
-_POOL: list = []  # the card set, read once (engine.simulate.load_cards)
+_POOL: list = []  # the card set, read once (engine.colonies.load_cards)
 
 
 def card_pool() -> list:
     """The card set an opponent's unseen cards are sampled from: every first-edition card
     (the set files; the catalogue is loaded from them). Read once per process."""
     if not _POOL:
-        from .simulate import load_cards  # (simulate imports the bots, which import this)
-
         _POOL.extend(load_cards())
     return _POOL
 

@@ -28,45 +28,12 @@ import time
 from pathlib import Path
 
 from .bots import BOTS, make_bot
+from .catalog import RACE_PAIRS
 from .collector import collector_paused
+from .colonies import PRESETS, SET_DIR, build_colony, load_cards, random_colony
 from .game import apply, new_game, pending
+from .rng import Rng
 from .ruleset import Ruleset
-
-SET_DIR = Path(__file__).resolve().parent.parent / "cards_data" / "sets" / "first"
-PRESETS = {
-    "laci": ["xeno", "insectoid", "zarg", "space_shark"],  # R 20 EX-1
-    "dani": ["human", "carnoplantus", "cerebrite", "space_shark"],
-}
-SHAPE = {"ship": 6, "armament": 2, "crew": 2, "base": 2, "event": 2, "interrupt": 1}
-
-
-def load_cards(directory=SET_DIR) -> list:
-    cards = []
-    for path in sorted(Path(directory).glob("*.json")):
-        cards += json.loads(path.read_text(encoding="utf-8"))["cards"]
-    return cards
-
-
-def build_colony(cards, races) -> list:
-    """A legal 45-card colony (15 names x 3) from the races, spread over types and costs."""
-    pool = [c for c in cards if c["race"] in races]
-    chosen = []
-    for ctype, n in SHAPE.items():
-        of_type = sorted(
-            (c for c in pool if c["type"] == ctype),
-            key=lambda c: (
-                c["credit_cost"] if isinstance(c["credit_cost"], int) else 99,
-                c["code"],
-            ),
-        )
-        if not of_type:
-            continue
-        step = len(of_type) / n
-        picks = {of_type[min(len(of_type) - 1, int(i * step))]["code"]: None for i in range(n)}
-        chosen += [c for c in of_type if c["code"] in picks]
-    rest = [c for c in sorted(pool, key=lambda c: c["code"]) if c not in chosen]
-    chosen += rest[: 15 - len(chosen)]
-    return [c for c in chosen[:15] for _ in range(3)]
 
 
 def read_deck(spec: str, cards) -> list:
@@ -150,10 +117,6 @@ def simulate_table(
     cards, seats: int, games: int, seed, bot_names, ruleset=None, show_progress=False
 ) -> dict:
     """Multiplayer tables (R 17.1): win rates per seat, per turn-order position, per race."""
-    from .catalog import RACE_PAIRS
-    from .rng import Rng
-    from .soak import random_colony
-
     ruleset = ruleset or Ruleset(turn_limit=300)
     names = [bot_names[s % len(bot_names)] for s in range(seats)]
     by_seat = [{"seat": s, "bot": names[s], "wins": 0} for s in range(seats)]

@@ -18,23 +18,11 @@ import sys
 import time
 import traceback
 
-from .bots import RandomBot
-from .catalog import RACE_PAIRS
+from .basic_bots import RandomBot
+from .colonies import load_cards, random_colony
 from .game import apply, legal_actions, new_game, pending
 from .rng import Rng
 from .serialize import replay, state_hash
-from .simulate import load_cards
-
-
-def random_colony(rng: Rng, cards: list) -> list:
-    """A legal 45-card colony: one race of each pair (R 9.5), 6 ship names + 9 others."""
-    races = [pair[rng.below(2)] for pair in RACE_PAIRS]
-    pool = [c for c in cards if c["race"] in races]
-    ships = [c for c in pool if c["type"] == "ship"]
-    others = [c for c in pool if c["type"] != "ship"]
-    rng.shuffle(ships)
-    rng.shuffle(others)
-    return [c for c in ships[:6] + others[:9] for _ in range(3)]
 
 
 def play_one(cards, seed: str, keep_log: bool):

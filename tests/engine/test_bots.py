@@ -8,11 +8,11 @@ must be at least 90 % (so a bot that truly wins 90 % would usually fail this tes
 margin is needed, which the bot has: it wins all or nearly all of these games).
 """
 
-from engine.bots import HeuristicBot, RandomBot
+from engine.basic_bots import HeuristicBot, RandomBot
+from engine.colonies import load_cards, random_colony
 from engine.game import apply, new_game, pending
 from engine.rng import Rng
-from engine.simulate import load_cards, wilson
-from engine.soak import random_colony
+from engine.simulate import wilson
 
 GAMES = 200
 

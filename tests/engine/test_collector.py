@@ -9,14 +9,14 @@ import gc
 import pytest
 
 from decklab.simulation import play_one
-from engine.bots import RandomBot
+from engine.basic_bots import RandomBot
 from engine.collector import collector_paused
+from engine.colonies import PRESETS, build_colony, load_cards, random_colony
 from engine.game import apply, new_game, pending
 from engine.rng import Rng
 from engine.ruleset import Ruleset
 from engine.search import SearchBot
-from engine.simulate import PRESETS, build_colony, load_cards, play_game
-from engine.soak import random_colony
+from engine.simulate import play_game
 
 
 @pytest.fixture

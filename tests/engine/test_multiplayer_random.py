@@ -13,12 +13,13 @@ from hypothesis import strategies as st
 from test_random_games import check_invariants, end_of_turn_limits
 from test_views import TAG, check_no_hidden_id_survives_a_move, tags
 
-from engine.bots import HeuristicBot, RandomBot
+from engine.basic_bots import HeuristicBot, RandomBot
+from engine.colonies import load_cards
 from engine.game import apply, legal_actions, new_game, pending
 from engine.ops import public
 from engine.rng import Rng
 from engine.serialize import dump, load, replay, state_hash
-from engine.simulate import load_cards, simulate_table
+from engine.simulate import simulate_table
 from engine.soak import soak_table
 from engine.state import IN_PLAY, live_seats
 from engine.view import view, view_events

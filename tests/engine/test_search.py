@@ -19,8 +19,10 @@ from collections import Counter
 
 import pytest
 
-from engine.bots import BOTS, HeuristicBot, RandomBot, make_bot
+from engine.basic_bots import HeuristicBot, RandomBot
+from engine.bots import BOTS, make_bot
 from engine.catalog import OPPOSING_RACE
+from engine.colonies import load_cards, random_colony
 from engine.flow import HANDLERS
 from engine.game import apply, legal_actions, new_game, pending
 from engine.resolve import EXEC
@@ -35,8 +37,6 @@ from engine.search import (
     outcome,
 )
 from engine.serialize import clone, dump
-from engine.simulate import load_cards
-from engine.soak import random_colony
 from engine.view import sees, view
 
 from .engine_kit import tagged_colony
