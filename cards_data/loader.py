@@ -15,7 +15,7 @@ from pathlib import Path
 from django.db import transaction
 from jsonschema import Draft202012Validator
 
-from cards_data.cardtext import render_text
+from cards_data.cardtext import card_text
 from cards_data.search.normalize import fold
 from engine import catalog
 from engine.effects import validate_ability
@@ -181,7 +181,7 @@ def card_fields(card: dict) -> dict:
     bonus = card.get("bonus") or {}
     is_base = card["type"] == "base"
     upgrade_limit = card.get("upgrade_limit")
-    text_hu, text_en = render_text(card, "hu"), render_text(card, "en")
+    text = card_text(card)
     flavor_hu, flavor_en = card.get("flavor_hu", ""), card.get("flavor_en", "")
     return {
         "name": card["name"],
@@ -207,12 +207,12 @@ def card_fields(card: dict) -> dict:
         "bonus_bombardment": bonus.get("bombardment"),
         "abilities": card.get("abilities", []),
         "definition": definition(card),
-        "text_hu": text_hu,
-        "text_en": text_en,
+        "text_hu": text.hu,
+        "text_en": text.en,
         "flavor_hu": flavor_hu,
         "flavor_en": flavor_en,
         "search_name": fold(f"{card['name']} {card['name_en']}"),
-        "search_text": fold(f"{text_hu} {text_en} {flavor_hu} {flavor_en}"),
+        "search_text": fold(f"{text.hu} {text.en} {flavor_hu} {flavor_en}"),
         "source_file": card["_file"],
     }
 
