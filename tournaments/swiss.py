@@ -78,6 +78,7 @@ avoidable rematch, and the bye goes to a player without one whenever one exists.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
@@ -268,6 +269,10 @@ def pair_round(
 # --------------------------------------------------------------------------- exact
 
 
+class _NotPerfect(AssertionError):
+    """`_solve_exact` found no perfect matching (only possible with `sparse`)."""
+
+
 def _solve_exact(
     ps: list[_P],
     n_total: int,
@@ -355,7 +360,7 @@ def _solve_exact(
         else:
             pairs.append((ps[i], ps[j]))
     if len(pairs) * 2 + (special is not None) != k:
-        raise AssertionError("the matching is not perfect")
+        raise _NotPerfect("the matching is not perfect")
     if with_bye:
         return pairs, special, None
     return pairs, None, special
@@ -398,17 +403,24 @@ def _exact(ps: list[_P], seeded: list[_P], n: int, seed, budget: int | None, lin
                     if sum(abs(a.sp - b.sp) for a, b in kept[k]) == least:
                         continue
                 todo.append(k)
-            if line and not per_level and n > UNIQUE_LIMIT:
-                # M0 is off the L bound: try the one-level parts at it (`_level_parts`)
-                at_bound = _parts_at_the_l_bound(ps, bye)
-                if at_bound is not None:
-                    level_parts, pairs = at_bound
+            if not per_level and n > UNIQUE_LIMIT and (line or budget is None):
+                # M0 is off the L bound, or at it with no pairing of the parts there: weigh
+                # the floaters (`_parts_by_floaters`), each part solved on the line ("auto")
+                # or by matching ("exact")
+                if line:
+                    solve_part = _least_s_on_the_line
+                else:
+                    solve_part = functools.partial(_least_s_by_matching, n, seed)
+                chosen = _parts_by_floaters(ps, bye, m0_pairs, solve_part)
+                if chosen is not None:
+                    level_parts, pairs, above_bound = chosen
                     stats = {
                         "parts": len(level_parts),
                         "solved_parts": len(level_parts),
                         "largest_solved": max(len(part) for part in level_parts),
-                        "line": True,
-                        "l_bound": True,
+                        "line": line,
+                        "l_bound": above_bound == 0,
+                        "l_above_bound": above_bound,
                     }
                     return pairs, bye, stats, "exact"
             if line and per_level and n > UNIQUE_LIMIT:
@@ -497,49 +509,133 @@ def _line_pairs(
     return pairs
 
 
-def _parts_at_the_l_bound(ps: list[_P], bye: _P | None):
-    """The least-cost pairing when one meets the L bound though the groups pairing did not.
+FLOAT_SLACK = 8
+"""How far above the L bound `_parts_by_floaters` looks for the least L."""
 
-    `_certified_parts` (called before: it set each player's `lvl`) found the groups
-    pairing at the G1 and G2 bounds but above the L bound. If a clean pairing floats the
-    lowest-ranked player of each level above an odd boundary into the level below, it
-    meets every bound up to L, so every least-cost pairing does the same and the event
-    splits into one part per level; each part's least S is found on the line with a
-    growing allowance (0, 2, 4, ... 64 above its least: the first that has a clean pairing
-    has the least one). Returns (parts, pairs) or None (no such pairing found).
+FLOAT_CHOICES = 2000
+"""The most choices of floaters `_parts_by_floaters` weighs before it gives up."""
+
+SMALL_PART = 12
+"""A part of at most this many players is solved on the line with no bound on S: its
+programme then keeps at most 2**12 = LINE_STATES states, so finding no clean pairing
+proves that there is none."""
+
+
+class _Unknown(Exception):
+    """A part's least S was neither found nor proven not to exist (the caller gives up)."""
+
+
+def _parts_by_floaters(ps: list[_P], bye: _P | None, upper: list[tuple[_P, _P]], solve_part):
+    """The least-cost pairing of an event whose groups pairing `upper` is clean and at the
+    G1 and G2 bounds, at the L bound or not: (parts, pairs, L above the bound) or None.
+
+    `_certified_parts` (called before: it set each player's `lvl`) proved that every
+    least-cost pairing crosses each odd boundary with exactly one pair, between the two
+    levels beside it, and no other boundary. Such a pairing is a choice of floaters, one
+    player f(i) of each level i above an odd boundary, and a clean pairing of each level's
+    part (its members less the floater it passes down, plus the one it receives), whose
+    tiers above S are the same for every choice but L = the sum of h(f(i)). L is at least
+    the bound (each f(i) the lowest-ranked of its level) and, `upper` being such a pairing,
+    at most L(upper) = bound + slack, so f(i) is one of the slack + 1 lowest-ranked players
+    of its level. The choices are weighed by L, bound + 0, + 1, ...: the first L at which a
+    choice has a clean pairing of every part is the least L, and the choice there with the
+    least total of its parts' least S (`solve_part`: (S, pairs), None when the part has no
+    clean pairing; it raises _Unknown when it cannot tell) has the least S: that pairing
+    is least-cost on every tier. None when slack > FLOAT_SLACK, past FLOAT_CHOICES choices
+    or when a part is _Unknown.
     """
     rest = [p for p in ps if p is not bye]
     if not rest:
         return None
     nlev = rest[-1].lvl + 1
-    lowest: list[_P] = [rest[0]] * nlev
-    count = [0] * nlev
+    members: list[list[_P]] = [[] for _ in range(nlev)]
     for p in rest:
-        lowest[p.lvl] = p
-        count[p.lvl] += 1
-    parts: list[list[_P]] = [[] for _ in range(nlev)]
-    above = 0
-    odd = [False] * nlev
+        members[p.lvl].append(p)  # by rank: the last is the lowest-ranked
+    odd, above = [], 0
     for lv in range(nlev - 1):
-        above += count[lv]
-        odd[lv] = above % 2 == 1
-    for p in rest:
-        if odd[p.lvl] and p is lowest[p.lvl]:
-            parts[p.lvl + 1].append(p)
-        else:
-            parts[p.lvl].append(p)
-    parts = [part for part in parts if part]
-    pairs: list[tuple[_P, _P]] = []
-    for part in parts:
-        found = None
-        for excess in (0, 2, 4, 8, 16, 32, 64):
-            found = _line_pairs(part, None, excess)
-            if found is not None:
-                break
-        if found is None:
-            return None
-        pairs.extend(found)
-    return parts, pairs
+        above += len(members[lv])
+        if above % 2:
+            odd.append(lv)
+    slack = sum(a.h if a.pts > b.pts else b.h for a, b in upper if a.pts != b.pts)
+    slack -= sum(members[lv][-1].h for lv in odd)
+    if not 0 <= slack <= FLOAT_SLACK:
+        return None
+    choices = [[p for p in reversed(members[lv]) if p.h - members[lv][-1].h <= slack] for lv in odd]
+    solved: dict = {}  # (level, floater in, floater out) -> (S, pairs, players) or None
+
+    def part_keys(floaters: dict) -> list[tuple]:
+        return [(lv, floaters.get(lv - 1), floaters.get(lv)) for lv in range(nlev)]
+
+    def solve(key: tuple):
+        if key not in solved:
+            lv, f_in, f_out = key
+            players = [p for p in members[lv] if p is not f_out]
+            if f_in is not None:
+                players.append(f_in)
+            found = solve_part(players)
+            solved[key] = None if found is None else (*found, players)
+        return solved[key]
+
+    try:
+        for extra in range(slack + 1):
+            best = None
+            for count, floaters in enumerate(_floater_choices(odd, choices, extra)):
+                if count == FLOAT_CHOICES:
+                    return None
+                keys = part_keys(floaters)
+                if any(key in solved and solved[key] is None for key in keys):
+                    continue  # a part already known to have no clean pairing
+                found = [solve(key) for key in keys]
+                if all(found) and (best is None or sum(f[0] for f in found) < best[0]):
+                    best = (sum(f[0] for f in found), found)
+            if best is not None:
+                pairs = [pr for f in best[1] for pr in f[1]]
+                return [f[2] for f in best[1] if f[2]], pairs, extra
+    except _Unknown:
+        return None
+    return None
+
+
+def _floater_choices(odd: list[int], choices: list[list[_P]], extra: int):
+    """Every choice of floaters ({level: player}) whose h sum to the L bound + `extra`;
+    `choices[k]` are the candidates of level odd[k], lowest-ranked (least h) first."""
+    if not odd:
+        if extra == 0:
+            yield {}
+        return
+    low = choices[0][0].h
+    for p in choices[0]:
+        if p.h - low > extra:
+            break
+        for more in _floater_choices(odd[1:], choices[1:], extra - (p.h - low)):
+            yield {odd[0]: p, **more}
+
+
+def _least_s_by_matching(n: int, seed, part: list[_P]) -> tuple[int, list] | None:
+    """A one-level part's least S and its clean pairing by one matching of the part (the
+    method="exact" twin of `_least_s_on_the_line`); None when it has no clean pairing."""
+    try:
+        pairs = _solve_exact(part, n, seed, with_bye=False, out_pts=None, sparse=True)[0]
+    except _NotPerfect:
+        return None
+    return sum(abs(a.sp - b.sp) for a, b in pairs), pairs
+
+
+def _least_s_on_the_line(part: list[_P]) -> tuple[int, list[tuple[_P, _P]]] | None:
+    """A one-level part's least S and its clean pairing by `_line_pairs` (with a growing
+    allowance above the least: the first that has a clean pairing has the least one); None
+    when it has no clean pairing, _Unknown when that cannot be told within the limits."""
+    for excess in (0, 2, 4, 8, 16, 32, 64):
+        pairs = _line_pairs(part, None, excess)
+        if pairs is not None:
+            return sum(abs(a.sp - b.sp) for a, b in pairs), pairs
+    if len(part) > SMALL_PART:
+        raise _Unknown
+    sps = [p.sp for p in part]
+    pairs = _line_pairs(part, None, len(part) * (max(sps) - min(sps)))  # no bound at all
+    if pairs is None:
+        return None
+    return sum(abs(a.sp - b.sp) for a, b in pairs), pairs
 
 
 def _line_window(pts: list[_P], excess: int) -> list[tuple[_P, _P]] | None:

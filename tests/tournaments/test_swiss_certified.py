@@ -12,6 +12,7 @@ import itertools
 import random
 from unittest import mock
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -146,3 +147,84 @@ def test_auto_finds_the_pairing_at_the_l_bound_the_groups_method_missed():
     assert cost(records, auto.pairs, auto.bye, (), 40) == cost(
         records, best.pairs, best.bye, (), 40
     )
+
+
+# Events (seeds of `simulate` below) whose groups pairing is at the G1 and G2 bounds but where
+# no clean pairing floats the lowest-ranked player of every odd level: the least L is 1 to 3
+# above the bound (`_parts_by_floaters`). Before, "auto" kept the groups pairing unproven.
+ABOVE_THE_L_BOUND = (8, 14, 21, 26, 32, 43, 46, 63, 70)
+
+
+def event(s):
+    rng = random.Random(s)
+    n, rounds = rng.randint(17, 60), rng.randint(2, 7)
+    return simulate(n, rounds, rng)
+
+
+def test_auto_and_exact_weigh_the_floaters_above_the_l_bound():
+    """R 18.2: every least-cost pairing floats as low as the event allows. Where the L
+    bound has no clean pairing, both methods choose the floaters by weighing them
+    (`_parts_by_floaters`: "auto" solves each part on the line, "exact" by matching) and
+    cost exactly what one matching of the whole event costs."""
+    for s in ABOVE_THE_L_BOUND:
+        records = event(s)
+        best = cost(records, *astuple(whole_matching(records, s)), (), s)
+        for method in ("auto", "exact"):
+            p = pair_round(records, seed=s, method=method, exact_limit=16)
+            check_basic(records, frozenset(), p)
+            assert p.certified and p.stats["l_above_bound"] >= 1, (s, method, p.stats)
+            assert p.stats["line"] == (method == "auto")
+            assert cost(records, p.pairs, p.bye, (), s) == best, (s, method)
+
+
+def astuple(pairing):
+    return pairing.pairs, pairing.bye
+
+
+def test_a_groups_pairing_that_floats_too_high_is_not_what_auto_returns():
+    """The certificate cannot pass a pairing that is not least-cost: with the groups method
+    made to float the second-lowest player of each odd group (L above the least), "auto"
+    still returns a pairing of the optimum's cost, not the groups pairing."""
+    real = swiss._greedy_group
+
+    def floats_higher(by_rank, seeded, incoming, last):
+        if len(by_rank) >= 2:
+            by_rank = [*by_rank[:-2], by_rank[-1], by_rank[-2]]
+        return real(by_rank, seeded, incoming, last)
+
+    mended = 0  # events where the groups pairing is worse and "auto" is certified
+    for s in range(12):
+        records = event(s)
+        best = cost(records, *astuple(whole_matching(records, s)), (), s)
+        with mock.patch.object(swiss, "_greedy_group", floats_higher):
+            groups = pair_round(records, seed=s, method="groups")
+            auto = pair_round(records, seed=s, exact_limit=16)
+        if auto.certified:
+            assert cost(records, auto.pairs, auto.bye, (), s) == best, s
+            mended += cost(records, groups.pairs, groups.bye, (), s) > best
+    assert mended >= 8  # 10 of the 12 groups pairings are above the optimum
+
+
+def test_a_part_without_a_clean_pairing_is_proven_so_when_small_and_unknown_when_not():
+    """`_least_s_on_the_line` says None (no clean pairing) only when it has proven it:
+    for a part of at most SMALL_PART players its programme runs with no bound; a larger
+    part it cannot pair raises _Unknown, and the floaters are not weighed on a guess."""
+    everyone_met = [(a, b) for a in range(4) for b in range(a + 1, 4)]
+    assert swiss._least_s_on_the_line(line_players(4, everyone_met)) is None
+    both_met = [(0, 1), (2, 3)]  # 1-2, 3-4 is out: 1-3, 2-4 or 1-4, 2-3, S = 4 either way
+    s, pairs = swiss._least_s_on_the_line(line_players(4, both_met))
+    assert s == 4 and len(pairs) == 2
+    n = swiss.SMALL_PART + 2
+    met = [(0, b) for b in range(1, n)]  # player 0 has met everyone
+    with pytest.raises(swiss._Unknown):
+        swiss._least_s_on_the_line(line_players(n, met))
+
+
+def test_floater_choices_are_every_choice_at_that_l():
+    """`_floater_choices` lists each choice of floaters whose h exceed the least by
+    exactly `extra`, once."""
+    levels = [[mock.Mock(h=h) for h in (3, 4, 6)], [mock.Mock(h=h) for h in (0, 1, 2)]]
+    for extra in range(5):
+        got = [(c[0].h - 3, c[1].h) for c in swiss._floater_choices([0, 1], levels, extra)]
+        want = [(a, b) for a in (0, 1, 3) for b in (0, 1, 2) if a + b == extra]
+        assert sorted(got) == sorted(want) and len(set(got)) == len(got)
