@@ -6,9 +6,9 @@ upserts them here for browsing, search and the API. Field names are RULES §23's
 
 from django.db import models
 from django.urls import reverse
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from cardgame.language import current_language, is_english
 from engine import catalog
 
 
@@ -34,7 +34,7 @@ class Edition(models.Model):
 
     @property
     def name(self):
-        return self.name_hu if (get_language() or "hu").startswith("hu") else self.name_en
+        return self.name_en if is_english() else self.name_hu
 
 
 class Keyword(models.Model):
@@ -52,7 +52,7 @@ class Keyword(models.Model):
 
     @property
     def name(self):
-        return self.name_hu if (get_language() or "hu").startswith("hu") else self.name_en
+        return self.name_en if is_english() else self.name_hu
 
 
 class CardQuerySet(models.QuerySet):
@@ -123,28 +123,25 @@ class Card(models.Model):
     def get_absolute_url(self):
         return reverse("cards:detail", args=[self.code])
 
-    def _lang(self):
-        return "en" if (get_language() or "hu").startswith("en") else "hu"
-
     @property
     def display_name(self):
-        return self.name_en if self._lang() == "en" else self.name
+        return self.name_en if is_english() else self.name
 
     @property
     def other_name(self):
-        return self.name if self._lang() == "en" else self.name_en
+        return self.name if is_english() else self.name_en
 
     @property
     def text(self):
-        return self.text_en if self._lang() == "en" else self.text_hu
+        return self.text_en if is_english() else self.text_hu
 
     @property
     def flavor(self):
-        return self.flavor_en if self._lang() == "en" else self.flavor_hu
+        return self.flavor_en if is_english() else self.flavor_hu
 
     def _label(self, table, key):
         names = table.get(key)
-        return names[self._lang()] if names else ""
+        return names[current_language()] if names else ""
 
     @property
     def race_label(self):

@@ -5,9 +5,9 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import quote_etag
-from django.utils.translation import get_language
 from django.views.decorators.cache import cache_control
 
+from cardgame.language import current_language
 from engine import catalog
 
 from .art import card_svg
@@ -53,7 +53,7 @@ def card_detail(request, code):
     card = get_object_or_404(Card.objects.with_related(), code=code)
     context = {
         "card": card,
-        "rulings": rulings_for(card, get_language() or "hu"),
+        "rulings": rulings_for(card, current_language()),
         "related": related_cards(card),
     }
     return render(request, "cards_data/card_detail.html", context)

@@ -1,8 +1,8 @@
 """Reads of the deck lab: a run's progress and its win rates with 95 % Wilson intervals."""
 
 from django.db.models import Count, Q, Sum
-from django.utils.translation import get_language
 
+from cardgame.language import current_language
 from cards_data.definitions import card_dicts, digest
 from decks.selectors import visible_decks
 from engine.catalog import RACES
@@ -83,7 +83,7 @@ def marked_out_of_date(runs) -> list[LabRun]:
 
 def run_results(run: LabRun) -> dict:
     """Everything the run page and its JSON endpoint show."""
-    lang = "hu" if (get_language() or "hu").startswith("hu") else "en"
+    lang = current_language()
     done = run.chunks.filter(status=LabChunk.DONE)
     counts = run.chunks.aggregate(
         chunks=Count("pk"),

@@ -7,6 +7,7 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from cardgame.language import current_language
 from cardgame.limits import LabRunThrottle
 from decks import play
 from decks.selectors import visible_decks
@@ -67,7 +68,7 @@ def _estimate(bot, games):
 
 def _lab_context(request, deck, games, error=None, bot=services.DEFAULT_BOT):
     problems = play.problems(deck, deck.ruleset)
-    lang = "hu" if (request.LANGUAGE_CODE or "hu").startswith("hu") else "en"
+    lang = current_language()
     if bot not in services.BOTS:
         bot = services.DEFAULT_BOT
     return {

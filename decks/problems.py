@@ -6,10 +6,11 @@ response that lists problems uses `describe`, so a problem always travels as
 `{"code": ..., "message": ..., **data}`: the code for machines, the sentence for people.
 """
 
-from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from cardgame.hungarian import articles
+from cardgame.language import current_language, is_english
 from engine import catalog
 
 
@@ -18,7 +19,7 @@ def race_name(race: str) -> str:
     names = catalog.RACES.get(race)
     if not names:
         return race
-    return names["en"] if (get_language() or "hu").startswith("en") else names["hu"]
+    return names[current_language()]
 
 
 def card_name(p: dict) -> str:
@@ -26,7 +27,7 @@ def card_name(p: dict) -> str:
     (Hungarian) name, by which copies are counted (R 21.3); `describe` puts the English
     one beside it for the sentence (issue 34: an English page named the over-limit card in
     Hungarian)."""
-    if (get_language() or "hu").startswith("en"):
+    if is_english():
         return p.get("_name_en") or p["name"]
     return p["name"]
 

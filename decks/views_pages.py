@@ -17,9 +17,10 @@ from django.core.paginator import Paginator
 from django.db.models import Count
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
+from cardgame.language import current_language
 from cardgame.params import BadNumber, whole_number
 from cards_data.definitions import card_dicts
 from cards_data.models import Card
@@ -61,12 +62,8 @@ COMPARE_CHOICES = 200  # decks offered in the compare form's menus
 # --------------------------------------------------------------------------- labels
 
 
-def _lang() -> str:
-    return "en" if (get_language() or "hu").startswith("en") else "hu"
-
-
 def race_label(race: str | None, lang: str | None = None) -> str:
-    lang = lang or _lang()
+    lang = lang or current_language()
     if not race or race == NO_RACE:
         return "No race" if lang == "en" else "Faj nélkül"
     names = catalog.RACES.get(race)
@@ -74,7 +71,7 @@ def race_label(race: str | None, lang: str | None = None) -> str:
 
 
 def type_label(type_: str, lang: str | None = None, plural: bool = False) -> str:
-    lang = lang or _lang()
+    lang = lang or current_language()
     table = TYPE_HEADERS if plural else catalog.TYPES
     names = table.get(type_)
     if names:
@@ -83,7 +80,7 @@ def type_label(type_: str, lang: str | None = None, plural: bool = False) -> str
 
 
 def subtype_label(subtype: str, lang: str | None = None) -> str:
-    lang = lang or _lang()
+    lang = lang or current_language()
     type_ = catalog.SUBTYPE_TYPE.get(subtype)
     names = catalog.SUBTYPES.get(type_, {}).get(subtype)
     return names[lang] if names else subtype
@@ -119,7 +116,7 @@ def _card_sort_key(card: Card):
 
 def grouped_entries(rows: list[tuple[Card, int]]) -> list[dict]:
     """(card, count) rows grouped by type in rulebook order (R 4.1), with subtotals."""
-    lang = _lang()
+    lang = current_language()
     order = {type_: position for position, type_ in enumerate(catalog.TYPES)}
     groups: dict[str, list] = {}
     for card, count in sorted(rows, key=lambda row: _card_sort_key(row[0])):
@@ -173,7 +170,7 @@ def curve_chart(curve: dict[str, int]) -> dict:
 
 
 def deck_statistics(card_entries: list[tuple[dict, int]]) -> dict:
-    lang = _lang()
+    lang = current_language()
     stats = deck_stats(card_entries)
     stats["curve_chart"] = curve_chart(stats["curve"])
     stats["type_bars"] = _bars(stats["types"], lambda t: type_label(t, lang))
@@ -243,7 +240,7 @@ def export_links(deck: Deck) -> list[dict]:
 
 
 def race_chips(races) -> list[dict]:
-    lang = _lang()
+    lang = current_language()
     order = list(catalog.RACES)
     ordered = sorted(races, key=lambda r: order.index(r) if r in order else len(order))
     return [{"race": race, "label": race_label(race, lang)} for race in ordered]
@@ -281,7 +278,7 @@ def deck_list(request):
         request.GET.get("page")
     )
     params = {"q": query, "race": race, "legal": legal, "mine": "1" if mine else ""}
-    lang = _lang()
+    lang = current_language()
     rows = [{"deck": deck, "races": race_chips(deck.race_list)} for deck in page]
     context = {
         "page": page,
@@ -563,7 +560,7 @@ def import_page(request):
 
 
 def collection_summary(user) -> dict:
-    lang = _lang()
+    lang = current_language()
     owned = list(
         CollectionEntry.objects.filter(owner=user)
         .select_related("card")

@@ -15,6 +15,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
+from cardgame.language import current_language
 from engine.catalog import KEYWORDS, STATS, SUBTYPES, TYPES
 
 
@@ -574,10 +575,10 @@ def ui() -> dict:
         "confirm_n": _("Confirm (%(n)s)"),
         "upgrade_counters": ngettext_forms("%(n)s upgrade counter", "%(n)s upgrade counters"),
         "armour_left": _("armour %(n)s"),
-        "speed": STATS["speed"][_lang()],
-        "firepower": STATS["firepower"][_lang()],
-        "armour": STATS["armour"][_lang()],
-        "bombardment": STATS["bombardment"][_lang()],
+        "speed": STATS["speed"][current_language()],
+        "firepower": STATS["firepower"][current_language()],
+        "armour": STATS["armour"][current_language()],
+        "bombardment": STATS["bombardment"][current_language()],
         "spd": _("SPD"),
         "fp": _("FP"),
         "arm": _("ARM"),
@@ -600,12 +601,8 @@ def ui() -> dict:
     }
 
 
-def _lang() -> str:
-    return "en" if (translation.get_language() or "hu").startswith("en") else "hu"
-
-
 def catalogue_words() -> dict:
-    lang = _lang()
+    lang = current_language()
     return {
         "keywords": {k: v[lang] for k, v in KEYWORDS.items()},
         "types": {k: v[lang] for k, v in TYPES.items()},
@@ -631,7 +628,7 @@ def client_strings() -> dict:
         "chat": chat(),
         "bots": bots(),
         "ui": ui(),
-        "lang": _lang(),
+        "lang": current_language(),
         **catalogue_words(),
     }
 

@@ -58,9 +58,9 @@ def test_every_way_into_a_game_uses_the_same_definitions(catalogue, alice, bob):
     events (they create their games through matches.services), the deck lab (its own
     chunks), replays (the stored state's definitions) and the search bot's pool of unseen
     cards: all equal the set files' entries."""
+    from decklab.chunks import run_colonies
     from decklab.models import LabRun
     from decklab.reference import reference_decks
-    from decklab.services import run_colonies
     from engine.search import card_pool
     from engine.serialize import load
     from matches import services
