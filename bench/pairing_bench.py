@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 import networkx  # noqa: E402
 
-from tournaments.standings import Entrant, Match, player_records, standings  # noqa: E402
+from tournaments.standings import Entrant, SetRecord, player_records, standings  # noqa: E402
 from tournaments.swiss import EXACT_LIMIT, pair_round  # noqa: E402
 
 GOALS_MS = {"le256": 500.0, 4096: 50.0, 16384: 200.0}
@@ -47,7 +47,7 @@ def simulate(n: int, event: int, rng: random.Random, drops: bool = True):
     rounds = max(1, math.ceil(math.log2(n)))
     skill = {i: rng.gauss(1500, 200) for i in range(1, n + 1)}
     dropped: set[int] = set()
-    matches: list[Match] = []
+    matches: list[SetRecord] = []
     next_id = n + 1
     for rnd in range(1, rounds):
         if rnd == 2:  # late entries, about 0.5 %
@@ -58,14 +58,14 @@ def simulate(n: int, event: int, rng: random.Random, drops: bool = True):
         records = player_records(standings(entrants, matches))
         pairing = pair_round(records, seed=f"bench-{n}-{event}-{rnd}")
         if pairing.bye is not None:
-            matches.append(Match.bye(rnd, pairing.bye))
+            matches.append(SetRecord.bye(rnd, pairing.bye))
         for a, b in pairing.pairs:
             p_a = 1 / (1 + 10 ** ((skill[b] - skill[a]) / 400))
             loser_games = rng.choice((0, 1))
             if rng.random() < p_a:
-                matches.append(Match(rnd, a, b, 2, loser_games))
+                matches.append(SetRecord(rnd, a, b, 2, loser_games))
             else:
-                matches.append(Match(rnd, a, b, loser_games, 2))
+                matches.append(SetRecord(rnd, a, b, loser_games, 2))
         losses: dict[int, int] = {}
         for m in matches:
             if m.b is not None:

@@ -51,7 +51,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 
 from tournaments import services, standings, swiss  # noqa: E402
-from tournaments.models import Match, Registration, Round, Tournament  # noqa: E402
+from tournaments.models import Registration, Round, TableSet, Tournament  # noqa: E402
 
 GOALS_S = {4096: 0.25, 16384: 1.0}
 
@@ -89,8 +89,8 @@ def play_rounds(t: Tournament, org, rounds: int, rng: random.Random):
         matches = list(rnd.matches.exclude(player_b=None))
         for m in matches:
             m.games_a, m.games_b = (1, 0) if rng.random() < 0.5 else (0, 1)
-            m.status = Match.CONFIRMED
-        Match.objects.bulk_update(matches, ["games_a", "games_b", "status"], batch_size=2000)
+            m.status = TableSet.CONFIRMED
+        TableSet.objects.bulk_update(matches, ["games_a", "games_b", "status"], batch_size=2000)
 
 
 def fresh_statistics():
@@ -104,7 +104,7 @@ def fresh_statistics():
     VACUUM FULL rewrites the tables without them; ANALYZE refreshes the statistics."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            for model in (Match, Registration, Round):
+            for model in (TableSet, Registration, Round):
                 cursor.execute(f"VACUUM FULL ANALYZE {model._meta.db_table}")  # nosec B608
 
 
@@ -143,7 +143,7 @@ def timed_service(
             cpu.append(time.process_time() - start_cpu)
             check(rnd, active, records)
             with transaction.atomic():
-                Match.objects.filter(round=rnd).delete()
+                TableSet.objects.filter(round=rnd).delete()
                 t.audit.filter(action="pair").order_by("-pk")[:1].get().delete()
                 rnd.delete()
         return times, cpu
@@ -180,11 +180,11 @@ def timed_pure(t: Tournament, repeats: int) -> tuple[list[float], list[float], l
     ids, columns, kw = captured["args"]
     entrants = [standings.Entrant(pid, d) for pid, d in zip(ids, kw["dropped"], strict=True)]
     matches = [
-        standings.Match.missed_round(r, a)
+        standings.SetRecord.missed_round(r, a)
         if missed
-        else standings.Match(r, a, b, ga, gb)
+        else standings.SetRecord(r, a, b, ga, gb)
         if b is not None
-        else standings.Match.bye(r, a)
+        else standings.SetRecord.bye(r, a)
         for r, a, b, ga, gb, missed in zip(*columns, strict=True)
     ]
     st, tab, pr = [], [], []

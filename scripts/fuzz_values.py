@@ -54,7 +54,7 @@ from tests.decks.test_pages import LACI, colony
 from decks import services as decks
 from matches import services as matches
 from tournaments import services as events
-from tournaments.models import Match as EventMatch
+from tournaments.models import TableSet as EventMatch
 
 ids = {}
 deck = decks.save_deck(owner, name="fuzz", cards=colony(LACI))

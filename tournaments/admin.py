@@ -3,12 +3,12 @@ from django.contrib import admin
 from .models import (
     AuditEntry,
     ForbiddenPair,
-    Match,
     OnlineGame,
     Penalty,
     Prize,
     Registration,
     Round,
+    TableSet,
     Tournament,
 )
 
@@ -30,7 +30,7 @@ class RoundAdmin(admin.ModelAdmin):
     list_display = ["tournament", "number"]
 
 
-@admin.register(Match)
+@admin.register(TableSet)
 class MatchAdmin(admin.ModelAdmin):
     list_display = [
         "id",

@@ -20,8 +20,8 @@ from rest_framework.response import Response
 from cardgame.hungarian import articles
 from decks.models import Deck
 
-from . import online, penalties, selectors, services
-from .models import AuditEntry, ForbiddenPair, Match, Penalty, Registration, Round, Tournament
+from . import online, pairing_warnings, penalties, selectors, services
+from .models import AuditEntry, ForbiddenPair, Penalty, Registration, Round, TableSet, Tournament
 
 
 class ConflictError(APIException):
@@ -156,7 +156,7 @@ class MatchSerializer(serializers.ModelSerializer):
     online_games = serializers.SerializerMethodField()
 
     class Meta:
-        model = Match
+        model = TableSet
         fields = [
             "id",
             "tournament",
@@ -191,6 +191,7 @@ class MatchSerializer(serializers.ModelSerializer):
 class RoundSerializer(serializers.ModelSerializer):
     matches = MatchSerializer(many=True, read_only=True)
     deadline = serializers.SerializerMethodField()
+    warnings = serializers.SerializerMethodField()
 
     class Meta:
         model = Round
@@ -199,6 +200,10 @@ class RoundSerializer(serializers.ModelSerializer):
     def get_deadline(self, obj) -> str | None:
         deadline = services.round_deadline(obj)
         return deadline.isoformat() if deadline else None
+
+    def get_warnings(self, obj) -> list[dict]:
+        """Each warning's code and data (players by registration id) and its sentence."""
+        return pairing_warnings.round_warnings(obj)
 
 
 class ResultInput(serializers.Serializer):
@@ -694,7 +699,7 @@ def match_action(request, pk, action):
             data["games_b"],
             data["reason"],
         )
-    match = Match.objects.select_related("round", "player_a__player", "player_b__player").get(
+    match = TableSet.objects.select_related("round", "player_a__player", "player_b__player").get(
         pk=match.pk
     )
     return Response(MatchSerializer(match).data)

@@ -157,8 +157,10 @@ class Round(models.Model):
         return f"{self.tournament} round {self.number}"
 
 
-class Match(models.Model):
-    """One Swiss match (or a bye: player_b empty) or one playoff set."""
+class TableSet(models.Model):
+    """The set two entrants play at a table (R 18.3.4; a "match" in R 18.7's words): one
+    Swiss match (or a bye: player_b empty) or one playoff set. Its games played on the
+    site are `matches.Match` rows, through `OnlineGame`; the pages still call it a match."""
 
     PENDING, REPORTED, CONFIRMED, DISPUTED, NEEDS_JUDGE = (
         "pending",
@@ -232,6 +234,7 @@ class Match(models.Model):
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:
+        verbose_name, verbose_name_plural = "match", "matches"  # the pages' word (R 18.7)
         ordering = ["tournament", "round__number", "table"]
         constraints = [
             models.UniqueConstraint(
@@ -268,7 +271,7 @@ class OnlineGame(models.Model):
 
     Seat 0 of the game is the match's player_a, seat 1 its player_b."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="online_games")
+    match = models.ForeignKey(TableSet, on_delete=models.CASCADE, related_name="online_games")
     number = models.PositiveSmallIntegerField()  # 1, 2, 3 in the set
     game = models.OneToOneField(
         "matches.Match", on_delete=models.PROTECT, related_name="tournament_game"
@@ -378,7 +381,7 @@ class Penalty(models.Model):
     infraction = models.CharField(_("infraction"), max_length=20, choices=INFRACTIONS)
     note = models.CharField(_("note"), max_length=NOTE_MAX, blank=True)
     match = models.ForeignKey(
-        Match,
+        TableSet,
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
@@ -411,7 +414,7 @@ class AuditEntry(models.Model):
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     action = models.CharField(max_length=40)
     match = models.ForeignKey(
-        Match, on_delete=models.SET_NULL, null=True, blank=True, related_name="audit"
+        TableSet, on_delete=models.SET_NULL, null=True, blank=True, related_name="audit"
     )
     data = models.JSONField(default=dict, blank=True)
     created = models.DateTimeField(auto_now_add=True)

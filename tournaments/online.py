@@ -27,7 +27,7 @@ from decks import play
 from matches.errors import MatchError
 from matches.services import create_match, judge_decide
 
-from .models import Match, OnlineGame, Registration, Round, Tournament
+from .models import OnlineGame, Registration, Round, TableSet, Tournament
 from .rules import Conflict, require_staff, set_decided
 from .rules import log as audit_log
 from .signals import announce_result
@@ -47,7 +47,7 @@ def colony_codes(reg: Registration) -> list[str]:
     return play.expand(reg.cards)
 
 
-def _seats(match: Match) -> tuple[Registration, Registration]:
+def _seats(match: TableSet) -> tuple[Registration, Registration]:
     return match.player_a, match.player_b
 
 
@@ -56,7 +56,7 @@ def _engine_options(t: Tournament) -> dict | None:
     return {"turn_limit": t.game_turn_limit} if t.game_turn_limit else None
 
 
-def _create_game(match: Match, number: int, starting_player: int | None) -> OnlineGame:
+def _create_game(match: TableSet, number: int, starting_player: int | None) -> OnlineGame:
     """One game of `match` on the site, with both frozen decklists (R 9.6, R 18.4)."""
     regs = _seats(match)
     game = create_match(
@@ -83,7 +83,7 @@ def start_round(rnd: Round) -> list[OnlineGame]:
     return [_create_game(m, 1, None) for m in matches if not m.online_games.exists()]
 
 
-def start_playoff_match(match: Match) -> OnlineGame | None:
+def start_playoff_match(match: TableSet) -> OnlineGame | None:
     """Game 1 of a playoff set once its first player is known (R 18.7).
 
     A bot higher seed (simulations) chooses to play first at once.
@@ -100,7 +100,7 @@ def start_playoff_match(match: Match) -> OnlineGame | None:
     return _create_game(match, 1, first)
 
 
-def _higher_seed(match: Match) -> Registration:
+def _higher_seed(match: TableSet) -> Registration:
     return sorted(_seats(match), key=lambda r: r.playoff_seed or 99)[0]
 
 
@@ -114,7 +114,7 @@ def on_match_finished(sender, match, **kwargs):
         record_game(game_id)
 
 
-def games_won(match: Match) -> tuple[int, int]:
+def games_won(match: TableSet) -> tuple[int, int]:
     winners = list(match.online_games.exclude(winner=None).values_list("winner_id", flat=True))
     return winners.count(match.player_a_id), winners.count(match.player_b_id)
 
@@ -124,46 +124,46 @@ def record_game(online_game_id: int) -> OnlineGame:
     """Record the state of a finished (or timed-out) game; idempotent."""
     og = OnlineGame.objects.select_related("game").get(pk=online_game_id)
     match = (
-        Match.objects.select_for_update(of=("self",))
+        TableSet.objects.select_for_update(of=("self",))
         .select_related("tournament", "player_a", "player_b")
         .get(pk=og.match_id)
     )
     og = OnlineGame.objects.select_related("game").get(pk=online_game_id)
     game = og.game
-    if og.winner_id is not None or match.status == Match.CONFIRMED:
+    if og.winner_id is not None or match.status == TableSet.CONFIRMED:
         return og  # already recorded (the signal may come twice) or judged by staff
     if game.status == "finished" and game.winner_seat in (0, 1):
         og.winner = _seats(match)[game.winner_seat]
         og.judge_reason = game.result_reason[:12] if game.result == "judge" else ""
         og.save(update_fields=["winner", "judge_reason"])
         _after_game(match, og)
-        if match.status == Match.CONFIRMED:
+        if match.status == TableSet.CONFIRMED:
             announce_result(match)
     elif game.status in ("needs_judge", "finished", "aborted"):
         # the hour ran out (R 18.4), or the game stopped without a winner: a judge decides
-        match.status = Match.NEEDS_JUDGE
+        match.status = TableSet.NEEDS_JUDGE
         match.save(update_fields=["status", "updated"])
     return og
 
 
-def _after_game(match: Match, og: OnlineGame):
+def _after_game(match: TableSet, og: OnlineGame):
     """The set goes on with the next game, or is decided and confirmed."""
     games_a, games_b = games_won(match)
     if set_decided(match, games_a, games_b):
         match.games_a, match.games_b = games_a, games_b
-        match.status = Match.CONFIRMED
+        match.status = TableSet.CONFIRMED
         if og.judge_reason:
             match.judge_reason = og.judge_reason
         match.save()
         return
-    if match.status == Match.NEEDS_JUDGE:
-        match.status = Match.PENDING
+    if match.status == TableSet.NEEDS_JUDGE:
+        match.status = TableSet.PENDING
         match.save(update_fields=["status", "updated"])
     loser = 1 if og.winner_id == match.player_a_id else 0
     _create_game(match, og.number + 1, loser)
 
 
-def current_game(match: Match) -> OnlineGame | None:
+def current_game(match: TableSet) -> OnlineGame | None:
     return match.online_games.select_related("game").order_by("-number").first()
 
 
@@ -172,7 +172,7 @@ def judge_game(og: OnlineGame, staff, winner: Registration | None, reason: str) 
     """A judge decides a game on the site (R 18.4: reason "time" or "ruling", never a
     draw); the result arrives through `match_finished` like any other game's."""
     match = (
-        Match.objects.select_for_update(of=("self",))
+        TableSet.objects.select_for_update(of=("self",))
         .select_related("tournament")
         .get(pk=og.match_id)
     )
@@ -191,7 +191,7 @@ def judge_game(og: OnlineGame, staff, winner: Registration | None, reason: str) 
         og.winner, og.judge_reason = winner, reason
         og.save(update_fields=["winner", "judge_reason"])
         _after_game(match, og)
-        if match.status == Match.CONFIRMED:
+        if match.status == TableSet.CONFIRMED:
             announce_result(match)
     else:
         try:
@@ -211,7 +211,7 @@ def judge_game(og: OnlineGame, staff, winner: Registration | None, reason: str) 
     return og
 
 
-def require_offline(match: Match):
+def require_offline(match: TableSet):
     """Players report only matches not played on the site (those come from the games)."""
     if match.tournament.online and not match.is_bye:
         raise Conflict(

@@ -30,7 +30,7 @@ from matches.errors import MatchError
 from matches.services import judge_decide
 
 from . import online
-from .models import Match, Penalty, Registration, Round, Tournament
+from .models import Penalty, Registration, Round, TableSet, Tournament
 from .registration import drop
 from .rules import Conflict, games_needed, log, plays_all_three, require_staff, set_decided
 from .selectors import rounds_paired
@@ -52,9 +52,9 @@ def infraction_label(code: str) -> str:
     return str(label) if label is not None else str(code or "–")
 
 
-def current_match(t: Tournament, reg: Registration) -> Match | None:
+def current_match(t: Tournament, reg: Registration) -> TableSet | None:
     """The match `reg` is playing now (see the module's docstring), or None."""
-    statuses = [Match.PENDING, Match.NEEDS_JUDGE] if t.online else [Match.PENDING]
+    statuses = [TableSet.PENDING, TableSet.NEEDS_JUDGE] if t.online else [TableSet.PENDING]
     return (
         t.matches.filter(
             Q(player_a=reg) | Q(player_b=reg), status__in=statuses, player_b__isnull=False
@@ -138,7 +138,7 @@ def _log(penalty: Penalty, staff):
     log(penalty.tournament, staff, "penalty", match=match, **data)
 
 
-def _where(match: Match) -> dict:
+def _where(match: TableSet) -> dict:
     return {
         "table": match.table,
         "stage": match.stage,
@@ -151,11 +151,11 @@ def _where(match: Match) -> dict:
     }
 
 
-def _apply(penalty: Penalty, match: Match, staff, *, as_kind: str | None = None):
+def _apply(penalty: Penalty, match: TableSet, staff, *, as_kind: str | None = None):
     """Change `match`'s result by the penalty (a game loss, or a match loss)."""
     kind = as_kind or penalty.kind
     match = (
-        Match.objects.select_for_update(of=("self",))
+        TableSet.objects.select_for_update(of=("self",))
         .select_related("tournament", "round", "player_a", "player_b")
         .get(pk=match.pk)
     )
@@ -175,23 +175,23 @@ def _apply(penalty: Penalty, match: Match, staff, *, as_kind: str | None = None)
                 games_b += 1
         match.games_a, match.games_b = games_a, games_b
         if set_decided(match, games_a, games_b):
-            match.status = Match.CONFIRMED
+            match.status = TableSet.CONFIRMED
             match.judge_reason = "penalty"
         match.save()
     penalty.match = match
     penalty.applied = True
     penalty.save(update_fields=["match", "applied"])
-    if match.status == Match.CONFIRMED:
+    if match.status == TableSet.CONFIRMED:
         announce_result(match, staff)
 
 
-def _apply_online(match: Match, kind: str, opponent_is_a: bool, need: int):
+def _apply_online(match: TableSet, kind: str, opponent_is_a: bool, need: int):
     """Online: a game loss is a judge's decision of the running game for the opponent
     (its result arrives as any game's does); a match loss confirms the set at once and
     ends the running game the same way."""
     if kind == Penalty.MATCH_LOSS:
         match.games_a, match.games_b = (need, 0) if opponent_is_a else (0, need)
-        match.status = Match.CONFIRMED
+        match.status = TableSet.CONFIRMED
         match.judge_reason = "penalty"
         match.save()
     og = online.current_game(match)
@@ -205,10 +205,10 @@ def _apply_online(match: Match, kind: str, opponent_is_a: bool, need: int):
             raise Conflict(exc.detail) from exc
 
 
-def apply_pending(match: Match, staff):
+def apply_pending(match: TableSet, staff):
     """A match just published (a Swiss round) or created (a playoff set): apply the game
     and match losses its players were given while they had no match (MTR: the next one)."""
-    if match.is_bye or match.status == Match.CONFIRMED:
+    if match.is_bye or match.status == TableSet.CONFIRMED:
         return
     pending = Penalty.objects.filter(
         registration_id__in=[match.player_a_id, match.player_b_id],
@@ -217,7 +217,7 @@ def apply_pending(match: Match, staff):
     ).select_related("registration", "tournament")
     for penalty in pending.order_by("id"):
         match.refresh_from_db()
-        if match.status == Match.CONFIRMED:
+        if match.status == TableSet.CONFIRMED:
             return  # decided by an earlier penalty: the rest waits for the next match
         if match.tournament.online and online.current_game(match) is None:
             return  # the set's first game starts after the play/draw choice
@@ -244,7 +244,7 @@ def _log_applied(penalty: Penalty, staff):
     log(penalty.tournament, staff, "penalty_applied", match=penalty.match, **data)
 
 
-def penalty_games(match: Match) -> tuple[int, int]:
+def penalty_games(match: TableSet) -> tuple[int, int]:
     """Games of `match` already given by game-loss penalties: (to player a, to player b)."""
     given = list(
         Penalty.objects.filter(match=match, kind=Penalty.GAME_LOSS, applied=True).values_list(

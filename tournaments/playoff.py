@@ -17,14 +17,14 @@ from cards_data.models import Card
 from decks.services import add_to_collection
 
 from . import online, penalties
-from .models import Match, Prize, Registration, Tournament
+from .models import Prize, Registration, TableSet, Tournament
 from .ranking import by_seed, cut_order, placings, playoff_size
 from .rules import Conflict, locked, log, require_staff
 from .selectors import swiss_finished
 
 
 @transaction.atomic
-def start_playoff(t: Tournament, staff) -> list[Match]:
+def start_playoff(t: Tournament, staff) -> list[TableSet]:
     """The playoff from the final Swiss standings (R 18.3.1): 1 v 4 and 2 v 3 in
     best-of-three sets; with two or three active players, a final of the top two (the
     third keeps 3rd place). Returns the first sets."""
@@ -50,7 +50,9 @@ def start_playoff(t: Tournament, staff) -> list[Match]:
     else:
         pairs = [("final", 1, top[0], top[1])]
     sets = [
-        Match.objects.create(tournament=t, stage=stage, table=table, player_a_id=a, player_b_id=b)
+        TableSet.objects.create(
+            tournament=t, stage=stage, table=table, player_a_id=a, player_b_id=b
+        )
         for stage, table, a, b in pairs
     ]
     t.status = Tournament.PLAYOFF
@@ -81,7 +83,7 @@ def _set_playoff_match(t: Tournament, stage: str, table: int, pair: list[Registr
     """Create the set, or give an unplayed one the players the semi-finals now say."""
     existing = t.matches.filter(stage=stage).first()
     if existing is None:
-        created = Match.objects.create(
+        created = TableSet.objects.create(
             tournament=t, stage=stage, table=table, player_a=pair[0], player_b=pair[1]
         )
         online.start_playoff_match(created)
@@ -89,7 +91,7 @@ def _set_playoff_match(t: Tournament, stage: str, table: int, pair: list[Registr
         return
     if (existing.player_a_id, existing.player_b_id) == (pair[0].pk, pair[1].pk):
         return
-    if existing.status != Match.PENDING or existing.online_games.exists():
+    if existing.status != TableSet.PENDING or existing.online_games.exists():
         return  # played already: _require_correctable refused the change before this
     existing.player_a, existing.player_b = pair
     existing.first_player = None
@@ -105,7 +107,7 @@ def advance_playoff(t: Tournament):
     t = locked(t)
     semis = list(t.matches.filter(stage="semi").select_related("player_a", "player_b"))
     if semis:
-        if len(semis) != 2 or any(m.status != Match.CONFIRMED for m in semis):
+        if len(semis) != 2 or any(m.status != TableSet.CONFIRMED for m in semis):
             return
         winners = by_seed([m.winner for m in semis])
         losers = by_seed([m.player_b if m.winner == m.player_a else m.player_a for m in semis])
@@ -113,16 +115,16 @@ def advance_playoff(t: Tournament):
         if t.play_third_place:
             _set_playoff_match(t, "third", 2, losers)
     sets = t.matches.filter(stage__in=["final", "third"])
-    if t.status == Tournament.PLAYOFF and not sets.exclude(status=Match.CONFIRMED).exists():
+    if t.status == Tournament.PLAYOFF and not sets.exclude(status=TableSet.CONFIRMED).exists():
         if sets.exists():
             t.status = Tournament.FINISHED
             t.save(update_fields=["status"])
 
 
 @transaction.atomic
-def choose_first(match: Match, user, choice: str) -> Match:
+def choose_first(match: TableSet, user, choice: str) -> TableSet:
     """The higher seed chooses to play or draw first in game 1 (R 18.7)."""
-    match = Match.objects.select_for_update().get(pk=match.pk)
+    match = TableSet.objects.select_for_update().get(pk=match.pk)
     if match.stage == "swiss":
         raise Conflict(_("Play or draw is chosen only in the playoff."))
     higher = by_seed([match.player_a, match.player_b])[0]
@@ -130,7 +132,7 @@ def choose_first(match: Match, user, choice: str) -> Match:
         raise PermissionDenied(_("The higher seed chooses to play or draw."))
     if choice not in ("play", "draw"):
         raise ValidationError({"choice": [_("Choose play or draw.")]})
-    if match.status != Match.PENDING or match.first_player_id:
+    if match.status != TableSet.PENDING or match.first_player_id:
         raise Conflict(_("The choice is already made."))
     lower = match.player_b if higher == match.player_a else match.player_a
     match.first_player = higher if choice == "play" else lower
@@ -186,7 +188,7 @@ def award_prizes(t: Tournament, staff, cards_by_place: dict) -> list[Prize]:
     return prizes
 
 
-def advance_after_result(sender, match: Match, **kwargs):
+def advance_after_result(sender, match: TableSet, **kwargs):
     """`signals.result_confirmed` receiver: a playoff set's result advances the playoff."""
     if match.stage != "swiss":
         advance_playoff(match.tournament)

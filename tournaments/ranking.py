@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 
 from . import standings as standings_mod
-from .models import Match, Registration, Tournament
+from .models import Registration, TableSet, Tournament
 from .standings_query import current_standings
 
 
@@ -48,7 +48,7 @@ def placings(t: Tournament) -> list[Registration]:
     finish, the final standings' active players. Fewer players, fewer places; a
     disqualified player has none."""
     final = (
-        t.matches.filter(stage="final", status=Match.CONFIRMED)
+        t.matches.filter(stage="final", status=TableSet.CONFIRMED)
         .select_related("player_a__player", "player_b__player")
         .first()
     )
@@ -59,7 +59,7 @@ def placings(t: Tournament) -> list[Registration]:
         return [regs[row.id] for row in final_order(t)[:3]]
     first = final.winner
     second = final.player_b if first == final.player_a else final.player_a
-    third_match = t.matches.filter(stage="third", status=Match.CONFIRMED).first()
+    third_match = t.matches.filter(stage="third", status=TableSet.CONFIRMED).first()
     semis = list(t.matches.filter(stage="semi").select_related("player_a", "player_b"))
     if third_match is not None:
         third = third_match.winner
@@ -77,7 +77,7 @@ def decided_placings(t: Tournament) -> list[Registration]:
     placed = placings(t)
     if not placed:
         return []
-    semis = t.matches.filter(stage="semi", status=Match.CONFIRMED).select_related(
+    semis = t.matches.filter(stage="semi", status=TableSet.CONFIRMED).select_related(
         "player_a__player", "player_b__player"
     )
     losers = by_seed([m.player_b if m.winner == m.player_a else m.player_a for m in semis])

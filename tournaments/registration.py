@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from decks import play
 from decks.models import Deck
 
-from .models import Match, Registration, Round, Tournament
+from .models import Registration, Round, TableSet, Tournament
 from .rules import (
     TOURNAMENT_RULESET,
     Conflict,
@@ -224,11 +224,11 @@ def drop(reg: Registration, user) -> Registration:
     return reg
 
 
-def open_match(t: Tournament, reg: Registration) -> Match | None:
+def open_match(t: Tournament, reg: Registration) -> TableSet | None:
     """The unplayed match `reg` sits in now: a published Swiss round's, or a playoff set."""
     return (
         t.matches.filter(
-            Q(player_a=reg) | Q(player_b=reg), status=Match.PENDING, player_b__isnull=False
+            Q(player_a=reg) | Q(player_b=reg), status=TableSet.PENDING, player_b__isnull=False
         )
         .exclude(round__status=Round.DRAFT)
         .select_related("player_a", "player_b", "tournament")
@@ -237,7 +237,7 @@ def open_match(t: Tournament, reg: Registration) -> Match | None:
     )
 
 
-def _concede_open_match(t: Tournament, reg: Registration, actor) -> Match | None:
+def _concede_open_match(t: Tournament, reg: Registration, actor) -> TableSet | None:
     if t.online:
         return None
     match = open_match(t, reg)
@@ -246,7 +246,7 @@ def _concede_open_match(t: Tournament, reg: Registration, actor) -> Match | None
     need = 3 if plays_all_three(match) else games_needed(match)
     loser_is_a = match.player_a_id == reg.pk
     match.games_a, match.games_b = (0, need) if loser_is_a else (need, 0)
-    match.status = Match.CONFIRMED
+    match.status = TableSet.CONFIRMED
     match.judge_reason = "drop"
     match.save()
     log(t, actor, "drop_concession", match=match, player=reg.name, table=match.table)

@@ -11,13 +11,13 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from . import online
-from .models import Match, OnlineGame, Registration, Round
+from .models import OnlineGame, Registration, Round, TableSet
 from .penalties import penalty_games
 from .rules import JUDGE_REASONS, Conflict, check_score, log, require_staff
 from .signals import announce_result
 
 
-def check_penalty_games(match: Match, games_a: int, games_b: int):
+def check_penalty_games(match: TableSet, games_a: int, games_b: int):
     """A reported or entered result includes the games game-loss penalties gave
     (tournaments/penalties.py); a judge's ruling may still set any score (R 18.5)."""
     given_a, given_b = penalty_games(match)
@@ -29,14 +29,14 @@ def check_penalty_games(match: Match, games_a: int, games_b: int):
         raise ValidationError({"games": [message % {"a": given_a, "b": given_b}]})
 
 
-def _seat(match: Match, user) -> Registration:
+def _seat(match: TableSet, user) -> Registration:
     for reg in (match.player_a, match.player_b):
         if reg is not None and reg.player_id == user.id:
             return reg
     raise PermissionDenied(_("You are not playing in this match."))
 
 
-def _playable(match: Match):
+def _playable(match: TableSet):
     if match.is_bye:
         raise Conflict(_("A bye needs no result."))
     if match.round is not None and match.round.status != Round.PUBLISHED:
@@ -44,75 +44,75 @@ def _playable(match: Match):
 
 
 @transaction.atomic
-def report(match: Match, user, games_a: int, games_b: int, *, timed_out=False) -> Match:
+def report(match: TableSet, user, games_a: int, games_b: int, *, timed_out=False) -> TableSet:
     """One player reports; the opponent confirms. A timed-out game needs a judge (R 18.4)."""
-    match = Match.objects.select_for_update().get(pk=match.pk)
+    match = TableSet.objects.select_for_update().get(pk=match.pk)
     seat = _seat(match, user)
     _playable(match)
     online.require_offline(match)
-    if match.status in (Match.CONFIRMED, Match.DISPUTED, Match.NEEDS_JUDGE):
+    if match.status in (TableSet.CONFIRMED, TableSet.DISPUTED, TableSet.NEEDS_JUDGE):
         raise Conflict(_("This result is final or with a judge; ask a judge to change it."))
-    if match.status == Match.REPORTED and match.reported_by_id != seat.pk:
+    if match.status == TableSet.REPORTED and match.reported_by_id != seat.pk:
         raise Conflict(_("Your opponent has reported: confirm or dispute their result."))
     if timed_out:
-        match.status = Match.NEEDS_JUDGE
+        match.status = TableSet.NEEDS_JUDGE
         match.reported_by = seat
         match.save()
         return match
     check_score(match, games_a, games_b)
     check_penalty_games(match, games_a, games_b)
     match.games_a, match.games_b = games_a, games_b
-    match.status = Match.REPORTED
+    match.status = TableSet.REPORTED
     match.reported_by = seat
     match.save()
     return match
 
 
 @transaction.atomic
-def confirm(match: Match, user) -> Match:
-    match = Match.objects.select_for_update().get(pk=match.pk)
+def confirm(match: TableSet, user) -> TableSet:
+    match = TableSet.objects.select_for_update().get(pk=match.pk)
     seat = _seat(match, user)
-    if match.status != Match.REPORTED:
+    if match.status != TableSet.REPORTED:
         raise Conflict(_("There is no reported result to confirm."))
     if match.reported_by_id == seat.pk:
         raise Conflict(_("Your opponent must confirm the result you reported."))
-    match.status = Match.CONFIRMED
+    match.status = TableSet.CONFIRMED
     match.save()
     announce_result(match)
     return match
 
 
 @transaction.atomic
-def dispute(match: Match, user) -> Match:
-    match = Match.objects.select_for_update().get(pk=match.pk)
+def dispute(match: TableSet, user) -> TableSet:
+    match = TableSet.objects.select_for_update().get(pk=match.pk)
     seat = _seat(match, user)
-    if match.status != Match.REPORTED or match.reported_by_id == seat.pk:
+    if match.status != TableSet.REPORTED or match.reported_by_id == seat.pk:
         raise Conflict(_("Only a result your opponent reported can be disputed."))
-    match.status = Match.DISPUTED
+    match.status = TableSet.DISPUTED
     match.save()
     return match
 
 
 @transaction.atomic
-def enter_result(match: Match, staff, games_a: int, games_b: int) -> Match:
+def enter_result(match: TableSet, staff, games_a: int, games_b: int) -> TableSet:
     """Staff enter a plain result from the match slip (not a judge ruling): the match
     must not be with a judge or already confirmed (changing those is `judge_result`)."""
-    match = Match.objects.select_for_update().select_related("tournament").get(pk=match.pk)
+    match = TableSet.objects.select_for_update().select_related("tournament").get(pk=match.pk)
     require_staff(staff, match.tournament)
     if match.is_bye:
         raise Conflict(_("A bye needs no result."))
     _playable(match)
     online.require_offline(match)
-    if match.status == Match.CONFIRMED:
+    if match.status == TableSet.CONFIRMED:
         raise Conflict(
             _("This match already has a confirmed result: changing it is a judge ruling.")
         )
-    if match.status in (Match.DISPUTED, Match.NEEDS_JUDGE):
+    if match.status in (TableSet.DISPUTED, TableSet.NEEDS_JUDGE):
         raise Conflict(_("This match is with a judge: enter a judge ruling with its reason."))
     check_score(match, games_a, games_b)
     check_penalty_games(match, games_a, games_b)
     match.games_a, match.games_b = games_a, games_b
-    match.status = Match.CONFIRMED
+    match.status = TableSet.CONFIRMED
     match.judge_reason = ""
     match.save()
     log(
@@ -133,12 +133,12 @@ def enter_result(match: Match, staff, games_a: int, games_b: int) -> Match:
 
 
 @transaction.atomic
-def judge_result(match: Match, staff, games_a: int, games_b: int, reason: str) -> Match:
+def judge_result(match: TableSet, staff, games_a: int, games_b: int, reason: str) -> TableSet:
     """A judge decides or corrects any result without re-pairing published rounds
     (R 18.4, R 18.5). What depends on it and is not played yet is derived again (a
     draft round, the next playoff set, placings); where a later match was already
     played on the old result the correction is refused (`_require_correctable`)."""
-    match = Match.objects.select_for_update().select_related("tournament").get(pk=match.pk)
+    match = TableSet.objects.select_for_update().select_related("tournament").get(pk=match.pk)
     require_staff(staff, match.tournament)
     if reason not in JUDGE_REASONS:
         raise ValidationError({"reason": [_("The reason is time, ruling or correction.")]})
@@ -148,7 +148,7 @@ def judge_result(match: Match, staff, games_a: int, games_b: int, reason: str) -
     _require_correctable(match, games_a, games_b)
     before = {"games_a": match.games_a, "games_b": match.games_b, "status": match.status}
     match.games_a, match.games_b = games_a, games_b
-    match.status = Match.CONFIRMED
+    match.status = TableSet.CONFIRMED
     match.judge_reason = reason
     match.save()
     log(
@@ -169,13 +169,13 @@ def judge_result(match: Match, staff, games_a: int, games_b: int, reason: str) -
     return match
 
 
-def _winner_changes(match: Match, games_a: int, games_b: int) -> bool:
-    if match.status != Match.CONFIRMED or match.games_a is None or match.games_b is None:
+def _winner_changes(match: TableSet, games_a: int, games_b: int) -> bool:
+    if match.status != TableSet.CONFIRMED or match.games_a is None or match.games_b is None:
         return False
     return (match.games_a > match.games_b) != (games_a > games_b)
 
 
-def _require_correctable(match: Match, games_a: int, games_b: int):
+def _require_correctable(match: TableSet, games_a: int, games_b: int):
     """Refuse a change whose consequences were already played (R 18.5: the judge decides)."""
     t = match.tournament
     if t.prizes.filter(awarded_to__isnull=False).exists():
@@ -197,7 +197,7 @@ def _require_correctable(match: Match, games_a: int, games_b: int):
     if match.stage == "semi" and _winner_changes(match, games_a, games_b):
         later = t.matches.filter(stage__in=["final", "third"])
         played = (
-            later.exclude(status=Match.PENDING).exists()
+            later.exclude(status=TableSet.PENDING).exists()
             or OnlineGame.objects.filter(match__in=later).exists()
         )
         if played:

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from cardgame.hungarian import articles
 
 from . import online, penalties, swiss
-from .models import ForbiddenPair, Match, Registration, Round, Tournament
+from .models import ForbiddenPair, Registration, Round, TableSet, Tournament
 from .rules import MAX_EXTENSION, Conflict, locked, log, require_staff
 from .seating_sql import insert_tables
 from .selectors import round_complete
@@ -100,14 +100,14 @@ def _pairing(t: Tournament, number: int) -> swiss.Pairing:
 
 def _seat_pairing(t: Tournament, rnd: Round, pairing: swiss.Pairing):
     """The draft's matches: one per pair in table order, then the bye (2-0, confirmed)."""
-    tables = [(i, a, b, None, None, Match.PENDING) for i, (a, b) in enumerate(pairing.pairs, 1)]
+    tables = [(i, a, b, None, None, TableSet.PENDING) for i, (a, b) in enumerate(pairing.pairs, 1)]
     if pairing.bye is not None:
-        tables.append((len(tables) + 1, pairing.bye, None, 2, 0, Match.CONFIRMED))
+        tables.append((len(tables) + 1, pairing.bye, None, 2, 0, TableSet.CONFIRMED))
     if connection.vendor == "postgresql":
         insert_tables(t, rnd, tables)
         return
-    Match.objects.bulk_create(
-        Match(
+    TableSet.objects.bulk_create(
+        TableSet(
             tournament=t,
             round=rnd,
             table=table,
@@ -277,11 +277,11 @@ def publish_round(rnd: Round, staff) -> Round:
 
 
 @transaction.atomic
-def extend_time(match: Match, staff, minutes) -> Match:
+def extend_time(match: TableSet, staff, minutes) -> TableSet:
     """A judge gives one table extra minutes (MTR time extension: e.g. after a long
     ruling); the table's clock shows them, the round's does not change."""
     match = (
-        Match.objects.select_for_update(of=("self",))
+        TableSet.objects.select_for_update(of=("self",))
         .select_related("tournament", "round")
         .get(pk=match.pk)
     )
@@ -290,7 +290,7 @@ def extend_time(match: Match, staff, minutes) -> Match:
         raise ValidationError({"minutes": [_("Give the extra minutes as a whole number.")]})
     if match.is_bye or match.round is None or match.round.status != Round.PUBLISHED:
         raise Conflict(_("Only a table of a published Swiss round gets a time extension."))
-    if match.status == Match.CONFIRMED:
+    if match.status == TableSet.CONFIRMED:
         raise Conflict(_("This match is over: it needs no more time."))
     if match.extra_minutes + minutes > MAX_EXTENSION:
         raise ValidationError(
@@ -302,7 +302,7 @@ def extend_time(match: Match, staff, minutes) -> Match:
     return match
 
 
-def repair_after_result(sender, match: Match, staff=None, **kwargs):
+def repair_after_result(sender, match: TableSet, staff=None, **kwargs):
     """`signals.result_confirmed` receiver: a Swiss draft paired on the old result of a
     match staff changed is paired again (idempotent: unchanged when nothing moved)."""
     if match.stage != "swiss" or staff is None or match.round_id is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
-from .models import AuditEntry, Match, Tournament
+from .models import AuditEntry, TableSet, Tournament
 
 TOURNAMENT_RULESET = "original"  # R 9.6, R 18.1
 
@@ -75,19 +75,19 @@ def date_out_of_range(value) -> str | None:
     }
 
 
-def games_needed(match: Match) -> int:
+def games_needed(match: TableSet) -> int:
     """Games to win the match: best-of-three for the playoff (R 18.3), else the format."""
     if match.stage != "swiss" or match.tournament.match_format == "bo3":
         return 2
     return 1
 
 
-def plays_all_three(match: Match) -> bool:
+def plays_all_three(match: TableSet) -> bool:
     """R 18.3.4 `play_all_three`: a playoff set plays its third game even at 2-0."""
     return match.stage != "swiss" and match.tournament.play_all_three
 
 
-def set_decided(match: Match, games_a: int, games_b: int) -> bool:
+def set_decided(match: TableSet, games_a: int, games_b: int) -> bool:
     """A set is over at the games needed (R 18.3.4); with `play_all_three` a playoff set
     plays its third game even at 2-0."""
     if plays_all_three(match):
@@ -95,7 +95,7 @@ def set_decided(match: Match, games_a: int, games_b: int) -> bool:
     return max(games_a, games_b) >= games_needed(match)
 
 
-def check_score(match: Match, games_a, games_b):
+def check_score(match: TableSet, games_a, games_b):
     """A finished match: the winner has exactly the games needed; never a draw (R 18.4).
     With `play_all_three` a playoff set is three games: 3-0 or 2-1 (R 18.3.4)."""
     for value in (games_a, games_b):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.db import connection
 
-from .models import Match, Round, Tournament
+from .models import Round, TableSet, Tournament
 
 _TABLE_FIELDS = ("table", "player_a", "player_b", "games_a", "games_b", "status")
 """The columns that differ between a draft's matches, in the order of `tables`' tuples."""
@@ -16,13 +16,13 @@ def insert_tables(t: Tournament, rnd: Round, tables: list[tuple]):
     array per column of `_TABLE_FIELDS`. At 4,096 players this took a fifth of
     `bulk_create`'s time (bench/RESULTS.md, issue 14): bulk_create prepares every field of
     every instance in Python and sends some 30,000 parameters; this sends six arrays.
-    Every other column gets the value `Match(...)` would save (its default, `auto_now`),
+    Every other column gets the value `TableSet(...)` would save (its default, `auto_now`),
     read from the model, so a field added later is filled as bulk_create would fill it
     (tests/tournaments/test_app_services.py compares the rows)."""
-    template = Match(tournament=t, round=rnd, table=0, player_a_id=0)
+    template = TableSet(tournament=t, round=rnd, table=0, player_a_id=0)
     quote = connection.ops.quote_name
     columns, select, params = [], [], []
-    for f in Match._meta.concrete_fields:
+    for f in TableSet._meta.concrete_fields:
         if f.primary_key or f.name in _TABLE_FIELDS:
             continue
         columns.append(quote(f.column))
@@ -30,7 +30,7 @@ def insert_tables(t: Tournament, rnd: Round, tables: list[tuple]):
         params.append(f.get_db_prep_save(f.pre_save(template, add=True), connection))
     arrays = []
     for k, name in enumerate(_TABLE_FIELDS):
-        f = Match._meta.get_field(name)
+        f = TableSet._meta.get_field(name)
         columns.append(quote(f.column))
         select.append(f"x.c{k}")
         arrays.append(f"CAST(%s AS {f.cast_db_type(connection)}[])")
@@ -38,7 +38,7 @@ def insert_tables(t: Tournament, rnd: Round, tables: list[tuple]):
     names = ", ".join(f"c{k}" for k in range(len(_TABLE_FIELDS)))
     # every name and type in this text comes from the model's metadata; the values are
     # parameters
-    table = quote(Match._meta.db_table)
+    table = quote(TableSet._meta.db_table)
     into, values, unnest = ", ".join(columns), ", ".join(select), ", ".join(arrays)
     sql = f"INSERT INTO {table} ({into}) SELECT {values} FROM unnest({unnest}) AS x({names})"  # nosec B608
     with connection.cursor() as cursor:

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from cardgame.hungarian import articles
 
-from .models import Match, Penalty, Prize, Registration, Round, Tournament
+from .models import Penalty, Prize, Registration, Round, TableSet, Tournament
 from .ranking import cut_order, draw_key, final_order, placings, playoff_size
 from .rules import is_staff
 from .standings import FLOOR
@@ -27,7 +27,7 @@ def visible_rounds(t: Tournament, user):
 
 def visible_matches(user):
     """Matches of published rounds and playoff matches for everyone; drafts for staff."""
-    matches = Match.objects.select_related(
+    matches = TableSet.objects.select_related(
         "tournament", "round", "player_a__player", "player_b__player"
     )
     public = Q(round__isnull=True) | Q(round__status=Round.PUBLISHED)
@@ -45,7 +45,7 @@ def my_registration(t: Tournament, user) -> Registration | None:
     return t.registrations.filter(player=user).first()
 
 
-def my_current_match(t: Tournament, user) -> Match | None:
+def my_current_match(t: Tournament, user) -> TableSet | None:
     reg = my_registration(t, user)
     if reg is None:
         return None
@@ -92,7 +92,8 @@ def late_entry_closed_text(t: Tournament) -> str:
 
 def round_complete(rnd: Round) -> bool:
     return (
-        rnd.status == Round.PUBLISHED and not rnd.matches.exclude(status=Match.CONFIRMED).exists()
+        rnd.status == Round.PUBLISHED
+        and not rnd.matches.exclude(status=TableSet.CONFIRMED).exists()
     )
 
 
@@ -101,7 +102,7 @@ def swiss_finished(t: Tournament) -> bool:
     return last is not None and last.number >= t.planned_rounds() and round_complete(last)
 
 
-def match_deadline(match: Match):
+def match_deadline(match: TableSet):
     """The table's end of time: the round's, plus the table's extension."""
     if match.round is None:
         return None
@@ -339,19 +340,23 @@ def dashboard(t: Tournament) -> dict:
         if t.status != "running"
         else []
     )
-    open_matches = [m for m in list(matches) + live if m.status != Match.CONFIRMED]
+    open_matches = [m for m in list(matches) + live if m.status != TableSet.CONFIRMED]
     for m in open_matches:  # online events: the game a judge must decide (R 18.4)
         m.game_to_judge = None
-        if m.status == Match.NEEDS_JUDGE:
+        if m.status == TableSet.NEEDS_JUDGE:
             m.game_to_judge = m.online_games.filter(winner=None).order_by("-number").first()
     return {
         "round": rnd,
         "deadline": running_clock(t),
         "stage": stage_label(t),
-        "unreported": [m for m in open_matches if m.status in (Match.PENDING, Match.REPORTED)],
-        "disputes": [m for m in open_matches if m.status in (Match.DISPUTED, Match.NEEDS_JUDGE)],
+        "unreported": [
+            m for m in open_matches if m.status in (TableSet.PENDING, TableSet.REPORTED)
+        ],
+        "disputes": [
+            m for m in open_matches if m.status in (TableSet.DISPUTED, TableSet.NEEDS_JUDGE)
+        ],
         "decided": [
-            m for m in list(matches) + live if m.status == Match.CONFIRMED and not m.is_bye
+            m for m in list(matches) + live if m.status == TableSet.CONFIRMED and not m.is_bye
         ],
         "complete": round_complete(rnd) if rnd else False,
     }
@@ -411,7 +416,7 @@ def penalty_effect(penalty: Penalty) -> str:
         "b": match.player_b.name if match.player_b_id else "–",
         "score": score,
     }
-    if match.status != Match.CONFIRMED:
+    if match.status != TableSet.CONFIRMED:
         text += " " + _("(the match goes on)")
     return text
 
@@ -462,7 +467,7 @@ def final_places(t: Tournament) -> dict[int, int]:
     if t.status != Tournament.FINISHED:
         return {}
     order = [reg.pk for reg in placings(t)]
-    semis = t.matches.filter(stage="semi", status=Match.CONFIRMED).select_related(
+    semis = t.matches.filter(stage="semi", status=TableSet.CONFIRMED).select_related(
         "player_a", "player_b"
     )
     losers = [m.player_b if m.games_a > m.games_b else m.player_a for m in semis]
@@ -483,7 +488,7 @@ def _record(t: Tournament, reg: Registration) -> tuple[int, int]:
         row = next((r for r in current_standings(t) if r.id == reg.pk), None)
         if row is not None:
             wins, losses = row.wins, row.losses
-    playoff = t.matches.filter(round__isnull=True, status=Match.CONFIRMED).filter(
+    playoff = t.matches.filter(round__isnull=True, status=TableSet.CONFIRMED).filter(
         Q(player_a=reg) | Q(player_b=reg)
     )
     for m in playoff.only("player_a_id", "games_a", "games_b"):

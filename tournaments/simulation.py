@@ -26,7 +26,7 @@ from engine.catalog import RACE_PAIRS
 from engine.rng import Rng
 
 from . import online, services
-from .models import Match, OnlineGame, Registration, Round, Tournament
+from .models import OnlineGame, Registration, Round, TableSet, Tournament
 
 POLL_SECONDS = 0.5
 COPIES, NAMES, SHIPS = 3, 15, 6  # R 9.1-9.2: 45 cards, at most 3 copies of a name
@@ -104,7 +104,7 @@ def set_up(
 def _judge_stopped_games(t: Tournament, rng: Rng):
     """Games that stopped without a winner: the organiser decides as a judge (R 18.4)."""
     waiting = OnlineGame.objects.filter(
-        match__tournament=t, match__status=Match.NEEDS_JUDGE, winner=None
+        match__tournament=t, match__status=TableSet.NEEDS_JUDGE, winner=None
     ).select_related("match__player_a", "match__player_b", "game")
     for og in waiting:
         if og.game.status not in ("needs_judge", "finished"):
@@ -126,7 +126,7 @@ def _wait(
     last_done, last_change = -1, time.monotonic()
     while True:
         _judge_stopped_games(t, rng)
-        done = matches.filter(status=Match.CONFIRMED).count()
+        done = matches.filter(status=TableSet.CONFIRMED).count()
         if done != last_done:
             last_done, last_change = done, time.monotonic()
             report(Progress(done, total, stage))

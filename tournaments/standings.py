@@ -12,7 +12,7 @@ where a match-win percentage is match points / (3 x rounds played) and a game-wi
 percentage is game wins / games played (game points / (3 x games), with no draws),
 each raised to 0.33 when lower. Byes count for the player's own points, MW% and GW%
 (as a 2-0 win) but a bye is not an opponent: it is left out of OMW% and OGW%.
-A round a late entrant missed (`Match.missed_round`, R 18 late entry, as the MTR
+A round a late entrant missed (`SetRecord.missed_round`, R 18 late entry, as the MTR
 treats late entrants) is a match loss, 0-2 in games, for the player's own points,
 MW% and GW%; like a bye it has no opponent, so it is left out of OMW% and OGW%.
 A dropped player stays in the standings (marked) and their figures use only the
@@ -57,7 +57,7 @@ class Entrant:
 
 
 @dataclass(frozen=True)
-class Match:
+class SetRecord:
     """One result: `a` won `games_a` games, `b` won `games_b`. `b=None` is a bye for `a`
     (its game fields are ignored: a bye is always scored BYE_GAMES), or, with
     `missed=True`, a round `a` missed by entering late: a loss without an opponent,
@@ -71,11 +71,11 @@ class Match:
     missed: bool = False
 
     @classmethod
-    def bye(cls, round: int, player: PlayerId) -> Match:
+    def bye(cls, round: int, player: PlayerId) -> SetRecord:
         return cls(round, player)
 
     @classmethod
-    def missed_round(cls, round: int, player: PlayerId) -> Match:
+    def missed_round(cls, round: int, player: PlayerId) -> SetRecord:
         """A round the late entrant `player` missed: a match loss, 0-2, no opponent."""
         return cls(round, player, None, MISSED_GAMES[0], MISSED_GAMES[1], missed=True)
 
@@ -138,7 +138,7 @@ def _id_key(pid: PlayerId):
 
 def standings(
     players: Iterable[Entrant | PlayerId],
-    matches: Iterable[Match],
+    matches: Iterable[SetRecord],
     *,
     bye_games: tuple[int, int] = BYE_GAMES,
 ) -> list[Row]:
@@ -159,7 +159,7 @@ def tabulate(
     bye_games: tuple[int, int] = BYE_GAMES,
 ) -> Table:
     """The standings as a `Table`, from results as plain tuples
-    `(round, a, b, games_a, games_b, missed)`, read as `Match(...)` reads them (`b`
+    `(round, a, b, games_a, games_b, missed)`, read as `SetRecord(...)` reads them (`b`
     None: a bye, or with `missed` true a round `a` missed; the game fields of either
     are ignored). The same checks and errors as `standings()`, which is
     `tabulate(...).rows()`; the pairing needs only `tabulate(...).records()`.

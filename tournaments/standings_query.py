@@ -16,7 +16,7 @@ from django.db.models import BooleanField, ExpressionWrapper, Q
 from engine.collector import collector_paused
 
 from . import standings as standings_mod
-from .models import Match, Round, Tournament
+from .models import Round, TableSet, Tournament
 
 
 def current_standings(t: Tournament) -> list[standings_mod.Row]:
@@ -24,7 +24,7 @@ def current_standings(t: Tournament) -> list[standings_mod.Row]:
 
     One rule for every missed round, whatever the path (late entry, re-activation):
     an active player who was not seated in a published round gets a match loss, 0-2,
-    without an opponent (MTR practice; standings.py `Match.missed_round`): it counts
+    without an opponent (MTR practice; standings.py `SetRecord.missed_round`): it counts
     for their points, MW% and GW%, not for OMW%/OGW%. A dropped player's rounds after
     their drop are not losses (they left). With the event's `late_entry_losses` off,
     only the rounds played count (rulings.md). Three queries, linear in the matches.
@@ -42,10 +42,10 @@ def standings_table(t: Tournament) -> standings_mod.Table:
     cursor round trips (bench/RESULTS.md, issue 14); elsewhere as plain tuples."""
     regs = list(t.registrations.values_list("pk", "dropped", "dropped_after_round"))
     rounds = dict(t.rounds.filter(status=Round.PUBLISHED).values_list("pk", "number"))
-    matches = Match.objects.filter(round_id__in=list(rounds), stage="swiss").order_by()
+    matches = TableSet.objects.filter(round_id__in=list(rounds), stage="swiss").order_by()
     fields = ("player_a_id", "player_b_id", "games_a", "games_b")
     if connection.vendor == "postgresql":
-        confirmed = ExpressionWrapper(Q(status=Match.CONFIRMED), output_field=BooleanField())
+        confirmed = ExpressionWrapper(Q(status=TableSet.CONFIRMED), output_field=BooleanField())
         blocks = list(
             matches.values("round_id")
             .annotate(**{f"{f}s": ArrayAgg(f) for f in fields}, ok=ArrayAgg(confirmed))
@@ -59,7 +59,7 @@ def standings_table(t: Tournament) -> standings_mod.Table:
         for round_id, rows in by_round.items():
             a, b, games_a, games_b, status = zip(*rows, strict=True)
             blocks.append(
-                (round_id, a, b, games_a, games_b, [x == Match.CONFIRMED for x in status])
+                (round_id, a, b, games_a, games_b, [x == TableSet.CONFIRMED for x in status])
             )
     return standings_mod.tabulate_columns(
         [pk for pk, _dropped, _after in regs],

@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from decks.services import save_deck
-from tournaments.models import Match, Tournament
+from tournaments.models import TableSet, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -82,7 +82,7 @@ def test_organiser_players_round_results_and_standings(page, new_page, live_serv
         page.click("#publish-button")
     expect(page.locator("#round-timer")).to_have_text(re.compile(r"^\d+:\d\d$"))
 
-    match = Match.objects.get(tournament=event)
+    match = TableSet.objects.get(tournament=event)
     first, second = match.player_a.name, match.player_b.name
     a_page, b_page = phones[first], phones[second]
 
@@ -289,7 +289,7 @@ def test_online_event_links_the_game_and_a_judge_decides_the_hour(new_page, live
         form.locator("button").click()
     expect(judge.locator("#disputes h2")).to_contain_text("(0)")
     match.refresh_from_db()
-    assert (match.status, match.games_a, match.games_b) == (Match.CONFIRMED, 0, 1)
+    assert (match.status, match.games_a, match.games_b) == (TableSet.CONFIRMED, 0, 1)
 
     phone.goto(f"{live_server.url}{detail}")
     expect(phone.locator("#my-status")).to_have_text("Confirmed")

@@ -24,23 +24,23 @@ def _results_with_a_tie_at_the_cut(event, rnd):
     """Round `rnd`'s results (best of three) that leave 4th and 5th equal on points and
     separated by a tiebreaker: tried on the pure standings (tournaments.standings)."""
     from tournaments import standings as st
-    from tournaments.models import Match
+    from tournaments.models import TableSet
 
     done = []
-    for m in Match.objects.filter(tournament=event, round__number__lt=rnd.number):
+    for m in TableSet.objects.filter(tournament=event, round__number__lt=rnd.number):
         if m.player_b_id is None:
-            done.append(st.Match.bye(m.round.number, m.player_a_id))
+            done.append(st.SetRecord.bye(m.round.number, m.player_a_id))
         else:
             done.append(
-                st.Match(m.round.number, m.player_a_id, m.player_b_id, m.games_a, m.games_b)
+                st.SetRecord(m.round.number, m.player_a_id, m.player_b_id, m.games_a, m.games_b)
             )
     players = list(event.registrations.values_list("pk", "late_entry_round"))
     for pk, first in players:
-        done += [st.Match.missed_round(n, pk) for n in range(1, (first or 1))]
+        done += [st.SetRecord.missed_round(n, pk) for n in range(1, (first or 1))]
     tables = list(rnd.matches.exclude(player_b=None).order_by("table"))
     for scores in itertools.product([(2, 0), (2, 1), (0, 2), (1, 2)], repeat=len(tables)):
         now = [
-            st.Match(rnd.number, m.player_a_id, m.player_b_id, a, b)
+            st.SetRecord(rnd.number, m.player_a_id, m.player_b_id, a, b)
             for m, (a, b) in zip(tables, scores, strict=True)
         ]
         rows = [r for r in st.standings([pk for pk, _f in players], done + now) if r.opponents]

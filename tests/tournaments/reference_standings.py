@@ -32,7 +32,7 @@ class Entrant:
 
 
 @dataclass(frozen=True)
-class Match:
+class SetRecord:
     """One result: `a` won `games_a` games, `b` won `games_b`. `b=None` is a bye for `a`
     (its game fields are ignored: a bye is always scored BYE_GAMES), or, with
     `missed=True`, a round `a` missed by entering late: a loss without an opponent,
@@ -46,11 +46,11 @@ class Match:
     missed: bool = False
 
     @classmethod
-    def bye(cls, round: int, player: PlayerId) -> Match:
+    def bye(cls, round: int, player: PlayerId) -> SetRecord:
         return cls(round, player)
 
     @classmethod
-    def missed_round(cls, round: int, player: PlayerId) -> Match:
+    def missed_round(cls, round: int, player: PlayerId) -> SetRecord:
         """A round the late entrant `player` missed: a match loss, 0-2, no opponent."""
         return cls(round, player, None, MISSED_GAMES[0], MISSED_GAMES[1], missed=True)
 
@@ -139,7 +139,7 @@ def _id_key(pid: PlayerId):
 
 def standings(
     players: Iterable[Entrant | PlayerId],
-    matches: Iterable[Match],
+    matches: Iterable[SetRecord],
     *,
     bye_games: tuple[int, int] = BYE_GAMES,
 ) -> list[Row]:

@@ -12,7 +12,7 @@ import pytest
 from tournament_kit import colony, create_users
 
 from decks.services import save_deck
-from tournaments.models import AuditEntry, Match, Round, Tournament
+from tournaments.models import AuditEntry, Round, TableSet, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -73,7 +73,7 @@ def running(client, event, users):
 
 
 def first_match(event):
-    return Match.objects.filter(tournament=event, round__number=1).order_by("table").first()
+    return TableSet.objects.filter(tournament=event, round__number=1).order_by("table").first()
 
 
 # ------------------------------------------------------------------------ create
@@ -244,7 +244,7 @@ def test_dispute_and_time_out_go_to_a_judge_with_audit(client, running, users):
     log = client.get(f"/api/tournaments/{running.pk}/audit/").json()
     assert log[-1]["action"] == "judge_result" and log[-1]["actor"] == "judge"
 
-    other = Match.objects.filter(tournament=running, round__number=1, table=2).get()
+    other = TableSet.objects.filter(tournament=running, round__number=1, table=2).get()
     as_user(client, other.player_b.player)
     timed = post(client, f"/api/tournament-matches/{other.pk}/report/", {"timed_out": True})
     assert timed.json()["status"] == "needs_judge"

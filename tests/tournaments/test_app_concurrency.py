@@ -13,7 +13,7 @@ from tournament_kit import colony
 
 from decks.services import save_deck
 from tournaments import services
-from tournaments.models import Match, Round
+from tournaments.models import Round, TableSet
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -48,7 +48,7 @@ def test_two_simultaneous_pairings_make_one_round(postgres_db, catalogue, django
     assert not errors, errors
     assert len(set(results)) == 1
     assert Round.objects.filter(tournament=event).count() == 1
-    assert Match.objects.filter(tournament=event).count() == 3
+    assert TableSet.objects.filter(tournament=event).count() == 3
 
 
 @pytest.mark.postgres
@@ -100,4 +100,4 @@ def test_ten_pairing_requests_at_once_make_one_round_and_one_201(
         else:
             assert body["number"] == 1 and body["status"] == "draft"
     assert Round.objects.filter(tournament=event).count() == 1
-    assert Match.objects.filter(tournament=event).count() == 4
+    assert TableSet.objects.filter(tournament=event).count() == 4

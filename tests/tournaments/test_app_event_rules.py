@@ -11,7 +11,7 @@ from tournament_kit import colony, create_users, enter
 from cards_data.models import Card
 from decks.services import save_deck
 from tournaments import services, swiss
-from tournaments.models import AuditEntry, Match, Tournament
+from tournaments.models import AuditEntry, TableSet, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -200,7 +200,7 @@ def test_a_player_who_drops_in_the_playoff_loses_their_set(users):
     semi = semis[0]
     services.drop(semi.player_b, semi.player_b.player)
     semi.refresh_from_db()
-    assert (semi.status, semi.games_a, semi.games_b) == (Match.CONFIRMED, 2, 0)
+    assert (semi.status, semi.games_a, semi.games_b) == (TableSet.CONFIRMED, 2, 0)
     assert AuditEntry.objects.filter(tournament=event, action="drop_concession").exists()
 
 
@@ -211,7 +211,7 @@ def test_a_player_who_drops_mid_round_concedes_the_unplayed_match(users):
     match = rnd.matches.exclude(player_b=None).first()
     services.drop(match.player_a, match.player_a.player)
     match.refresh_from_db()
-    assert (match.status, match.games_a, match.games_b) == (Match.CONFIRMED, 0, 1)
+    assert (match.status, match.games_a, match.games_b) == (TableSet.CONFIRMED, 0, 1)
 
 
 # ------------------------------------------------------------- staff on the pages
@@ -235,7 +235,7 @@ def test_the_dashboard_enters_a_plain_result_not_a_judge_ruling(client, users):
     )
     assert response.status_code == 302
     match.refresh_from_db()
-    assert (match.status, match.games_a, match.judge_reason) == (Match.CONFIRMED, 1, "")
+    assert (match.status, match.games_a, match.judge_reason) == (TableSet.CONFIRMED, 1, "")
     actions = set(event.audit.values_list("action", flat=True))
     assert "result_entered" in actions and "judge_result" not in actions
     page = client.get(f"/en/tournaments/{event.pk}/dashboard/").content.decode()

@@ -16,7 +16,7 @@ from tournament_kit import colony, create_users, enter
 
 from decks.services import save_deck
 from tournaments import services, standings, swiss
-from tournaments.models import AuditEntry, ForbiddenPair, Match, Round, Tournament
+from tournaments.models import AuditEntry, ForbiddenPair, Round, TableSet, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +37,7 @@ def event(users):
 
 def seating(rnd):
     return [
-        (m.player_a_id, m.player_b_id) for m in Match.objects.filter(round=rnd).order_by("table")
+        (m.player_a_id, m.player_b_id) for m in TableSet.objects.filter(round=rnd).order_by("table")
     ]
 
 
@@ -137,7 +137,7 @@ def test_an_unavoidable_forbidden_pair_is_paired_with_a_warning(event, users):
     services.forbid_pair(event, users["org"], regs["alice"], regs["bob"], "x")
     rnd = services.pair_next_round(event, users["org"])
     assert len(seating(rnd)) == 1
-    assert any("staff-forbidden pair" in w for w in rnd.warnings)
+    assert any(w["code"] == "FORBIDDEN_PAIR" for w in rnd.warnings)
 
 
 # --------------------------------------------------------------- services: repair
@@ -163,7 +163,7 @@ def test_repair_discards_the_draft_and_pairs_it_again(event, users):
     assert changed and new.pk == rnd.pk and new.status == Round.DRAFT
     assert new.seed == f"{event.seed}:1" and Round.objects.filter(tournament=event).count() == 1
     assert frozenset((a, b)) not in pairs_of(new)
-    assert Match.objects.filter(tournament=event).count() == 2
+    assert TableSet.objects.filter(tournament=event).count() == 2
     entry = AuditEntry.objects.get(action="repair")
     assert entry.actor == users["judge"] and entry.data["round"] == 1
     names = {r.pk: r.name for r in regs.values()}

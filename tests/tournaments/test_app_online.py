@@ -19,7 +19,7 @@ from matches import services as match_services
 from matches.clocks_sweep import sweep
 from matches.models import Match as Game
 from tournaments import online, services
-from tournaments.models import AuditEntry, Match, OnlineGame, Tournament
+from tournaments.models import AuditEntry, OnlineGame, TableSet, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -63,7 +63,7 @@ def loser_concedes(og: OnlineGame, winner_seat: int):
 
 
 def refresh(match):
-    return Match.objects.get(pk=match.pk)
+    return TableSet.objects.get(pk=match.pk)
 
 
 def test_publishing_creates_game_one_with_both_frozen_decklists(staff, users):
@@ -101,7 +101,7 @@ def test_a_finished_game_confirms_a_best_of_one_match(staff, users):
     m = publish_round(t, staff).matches.get()
     loser_concedes(m.online_games.get(), winner_seat=1)
     m = refresh(m)
-    assert (m.status, m.games_a, m.games_b) == (Match.CONFIRMED, 0, 1)
+    assert (m.status, m.games_a, m.games_b) == (TableSet.CONFIRMED, 0, 1)
     assert m.online_games.get().winner == m.player_b
     top = services.current_standings(t)[0]
     assert top.id == m.player_b_id and top.points == 3
@@ -114,7 +114,7 @@ def test_best_of_three_creates_the_next_game_until_a_player_has_two(staff, users
     m = publish_round(t, staff).matches.get()
     loser_concedes(m.online_games.get(number=1), winner_seat=0)
     m = refresh(m)
-    assert m.status == Match.PENDING and m.online_games.count() == 2
+    assert m.status == TableSet.PENDING and m.online_games.count() == 2
     game2 = m.online_games.get(number=2).game
     assert game2.starting_player == 1  # seat 1 lost game 1
     loser_concedes(m.online_games.get(number=2), winner_seat=1)
@@ -122,7 +122,7 @@ def test_best_of_three_creates_the_next_game_until_a_player_has_two(staff, users
     assert game3.starting_player == 0
     loser_concedes(m.online_games.get(number=3), winner_seat=0)
     m = refresh(m)
-    assert (m.status, m.games_a, m.games_b) == (Match.CONFIRMED, 2, 1)
+    assert (m.status, m.games_a, m.games_b) == (TableSet.CONFIRMED, 2, 1)
     assert m.online_games.count() == 3
 
 
@@ -137,7 +137,7 @@ def test_the_hour_sends_the_game_to_a_judge_never_a_draw(staff, users):
     sweep()  # the real clock task: the game time is over
     assert Game.objects.get(pk=og.game_id).status == Game.NEEDS_JUDGE
     m = refresh(m)
-    assert m.status == Match.NEEDS_JUDGE and m.games_a is None
+    assert m.status == TableSet.NEEDS_JUDGE and m.games_a is None
     with pytest.raises(services.Conflict):
         services.report(m, m.player_a.player, 1, 0)
     with pytest.raises(ValidationError):
@@ -150,7 +150,7 @@ def test_the_hour_sends_the_game_to_a_judge_never_a_draw(staff, users):
     game = Game.objects.get(pk=og.game_id)
     assert (game.status, game.result, game.winner_seat) == (Game.FINISHED, "judge", 1)
     m = refresh(m)
-    assert (m.status, m.games_a, m.games_b, m.judge_reason) == (Match.CONFIRMED, 0, 1, "time")
+    assert (m.status, m.games_a, m.games_b, m.judge_reason) == (TableSet.CONFIRMED, 0, 1, "time")
     entry = AuditEntry.objects.get(action="judge_game")
     assert entry.actor == staff and entry.data["reason"] == "time" and entry.match_id == m.pk
 
@@ -189,10 +189,10 @@ def test_play_all_three_plays_the_third_game_at_two_nil(staff, users):
     for number in (1, 2):
         loser_concedes(semi.online_games.get(number=number), winner_seat=0)
     semi = refresh(semi)
-    assert semi.status == Match.PENDING and semi.online_games.filter(number=3).exists()
+    assert semi.status == TableSet.PENDING and semi.online_games.filter(number=3).exists()
     loser_concedes(semi.online_games.get(number=3), winner_seat=1)
     semi = refresh(semi)
-    assert (semi.status, semi.games_a, semi.games_b) == (Match.CONFIRMED, 2, 1)
+    assert (semi.status, semi.games_a, semi.games_b) == (TableSet.CONFIRMED, 2, 1)
 
 
 def test_without_play_all_three_a_set_ends_at_two_nil(staff, users):
@@ -286,4 +286,4 @@ def test_pages_link_the_game_and_offer_the_judge_form(client, staff, users):
         {"game": "1", "winner": str(m.player_b_id), "reason": "time"},
     )
     assert response.status_code == 302
-    assert refresh(m).status == Match.CONFIRMED and refresh(m).games_b == 1
+    assert refresh(m).status == TableSet.CONFIRMED and refresh(m).games_b == 1

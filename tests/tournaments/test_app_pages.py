@@ -11,7 +11,7 @@ from tournament_kit import colony, create_users, enter
 
 from decks.services import save_deck
 from tournaments import services
-from tournaments.models import Match, Round, Tournament
+from tournaments.models import Round, TableSet, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -95,7 +95,7 @@ def test_full_round_through_the_pages(client, users, event):
     dash = client.get(f"/en/tournaments/{event.pk}/dashboard/").content.decode()
     assert 'id="round-timer"' in dash and "Unreported matches (1)" in dash
 
-    match = Match.objects.get(tournament=event)
+    match = TableSet.objects.get(tournament=event)
     client.force_login(match.player_a.player)
     detail = client.get(f"/en/tournaments/{event.pk}/").content.decode()
     assert 'id="my-table">1<' in detail and 'id="report-button"' in detail
@@ -108,7 +108,7 @@ def test_full_round_through_the_pages(client, users, event):
     assert 'id="confirm-button"' in client.get(f"/en/tournaments/{event.pk}/").content.decode()
     client.post(f"/en/tournaments/matches/{match.pk}/confirm/")
     match.refresh_from_db()
-    assert match.status == Match.CONFIRMED
+    assert match.status == TableSet.CONFIRMED
     standings = client.get(f"/en/tournaments/{event.pk}/standings/").content.decode()
     assert f'data-player="{match.player_a.name}"' in standings and "OMW%" in standings
 
@@ -150,7 +150,7 @@ def test_judge_decides_a_timed_out_game_from_the_dashboard(client, users, event)
         f"/en/tournaments/matches/{match.pk}/judge/", {"games_a": 0, "games_b": 1, "reason": "time"}
     )
     match.refresh_from_db()
-    assert match.status == Match.CONFIRMED and match.judge_reason == "time"
+    assert match.status == TableSet.CONFIRMED and match.judge_reason == "time"
     client.force_login(users["alice"])
     client.post(
         f"/en/tournaments/matches/{match.pk}/judge/", {"games_a": 1, "games_b": 0, "reason": "time"}

@@ -14,7 +14,7 @@ from tournament_kit import colony, create_users, enter
 
 from decks.services import save_deck
 from tournaments import audit, penalties, services
-from tournaments.models import AuditEntry, Match, Penalty, Registration, Tournament
+from tournaments.models import AuditEntry, Penalty, Registration, TableSet, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +46,7 @@ def published(event, staff):
     return rnd
 
 
-def match_of(rnd, reg) -> Match:
+def match_of(rnd, reg) -> TableSet:
     from django.db.models import Q
 
     return rnd.matches.get(Q(player_a=reg) | Q(player_b=reg))
@@ -68,7 +68,7 @@ def test_a_warning_is_recorded_and_changes_no_result(users):
     rnd = published(event, users["org"])
     penalty = give(regs["ann"], users["judge"], "warning", "tardiness", "5 minutes late")
     match = match_of(rnd, regs["ann"])
-    assert (match.status, match.games_a, match.games_b) == (Match.PENDING, None, None)
+    assert (match.status, match.games_a, match.games_b) == (TableSet.PENDING, None, None)
     assert (penalty.kind, penalty.infraction, penalty.note) == (
         "warning",
         "tardiness",
@@ -87,7 +87,7 @@ def test_r_18_7_a_game_loss_in_best_of_one_decides_the_match_for_the_opponent(us
     match.refresh_from_db()
     ann_is_a = match.player_a_id == regs["ann"].pk
     assert (match.games_a, match.games_b) == ((0, 1) if ann_is_a else (1, 0))
-    assert match.status == Match.CONFIRMED and match.judge_reason == "penalty"
+    assert match.status == TableSet.CONFIRMED and match.judge_reason == "penalty"
     assert points(event, regs["bob"]) == 3 and points(event, regs["ann"]) == 0
 
 
@@ -100,7 +100,7 @@ def test_r_18_7_a_game_loss_in_best_of_three_is_one_game_and_the_match_goes_on(u
     ann_is_a = match.player_a_id == regs["ann"].pk
     give(regs["ann"], users["judge"], "game_loss")
     match.refresh_from_db()
-    assert match.status == Match.PENDING
+    assert match.status == TableSet.PENDING
     assert (match.games_a, match.games_b) == ((0, 1) if ann_is_a else (1, 0))
     # ann cannot report a 2-0 win that ignores the penalty game
     ann_wins = (2, 0) if ann_is_a else (0, 2)
@@ -119,7 +119,7 @@ def test_r_18_7_two_game_losses_in_best_of_three_lose_the_match(users):
     give(regs["bob"], users["org"], "game_loss")
     give(regs["bob"], users["org"], "game_loss", "tardiness")
     match = match_of(rnd, regs["bob"])
-    assert match.status == Match.CONFIRMED
+    assert match.status == TableSet.CONFIRMED
     assert match.winner == regs["ann"] and sorted([match.games_a, match.games_b]) == [0, 2]
 
 
@@ -128,7 +128,7 @@ def test_r_18_7_a_match_loss_gives_the_opponent_the_match_0_2(users):
     rnd = published(event, users["org"])
     give(regs["ann"], users["judge"], "match_loss", "unsporting", "insulted the opponent")
     match = match_of(rnd, regs["ann"])
-    assert match.status == Match.CONFIRMED and match.judge_reason == "penalty"
+    assert match.status == TableSet.CONFIRMED and match.judge_reason == "penalty"
     assert match.winner == regs["bob"] and sorted([match.games_a, match.games_b]) == [0, 2]
     row = {r.id: r for r in services.current_standings(event)}
     assert (row[regs["bob"].pk].points, row[regs["bob"].pk].game_wins) == (3, 2)
@@ -150,7 +150,7 @@ def test_r_18_7_a_match_loss_between_rounds_applies_to_the_next_match(users):
     penalty.refresh_from_db()
     match = match_of(rnd2, regs["cyd"])
     assert penalty.applied and penalty.match == match
-    assert match.status == Match.CONFIRMED and match.winner != regs["cyd"]
+    assert match.status == TableSet.CONFIRMED and match.winner != regs["cyd"]
     applied = AuditEntry.objects.get(action="penalty_applied")
     with translation.override("en"):
         assert "to their next match: round 2, table" in audit.sentence(applied)
@@ -172,7 +172,7 @@ def test_a_game_loss_before_the_event_applies_to_round_one_but_not_to_a_bye(user
         assert not penalty.applied and match.games_a == 2
     else:
         assert penalty.applied and penalty.match == match
-        assert match.status == Match.CONFIRMED and match.winner != regs["cyd"]
+        assert match.status == TableSet.CONFIRMED and match.winner != regs["cyd"]
 
 
 def test_r_18_3_a_match_loss_in_a_semi_final_advances_the_playoff(users):
@@ -197,7 +197,7 @@ def test_a_disqualification_drops_the_player_and_concedes_the_current_match(user
     dan = Registration.objects.get(pk=regs["dan"].pk)
     assert dan.dropped and dan.disqualified
     match = match_of(rnd, dan)
-    assert match.status == Match.CONFIRMED and match.winner != dan
+    assert match.status == TableSet.CONFIRMED and match.winner != dan
     actions = list(AuditEntry.objects.filter(tournament=event).values_list("action", flat=True))
     assert "penalty" in actions and "drop" in actions  # the one drop path, logged
     # no longer paired
@@ -423,7 +423,7 @@ def test_online_a_game_loss_decides_the_running_game_and_the_set_goes_on(users):
     assert game1.winner == regs["bob"] and game1.judge_reason == "penalty"
     assert game1.game.result == "judge" and game1.game.result_reason == "penalty"
     match.refresh_from_db()
-    assert match.status == Match.PENDING
+    assert match.status == TableSet.PENDING
     assert match.online_games.filter(number=2, game__status="active").exists()
 
 
@@ -434,7 +434,7 @@ def test_online_a_disqualification_ends_the_game_and_loses_the_match(users):
     match = match_of(rnd, regs["ann"])
     give(regs["ann"], users["org"], "disqualification", "unsporting")
     match.refresh_from_db()
-    assert match.status == Match.CONFIRMED and match.winner == regs["bob"]
+    assert match.status == TableSet.CONFIRMED and match.winner == regs["bob"]
     assert match.judge_reason == "penalty"
     game = match.online_games.get(number=1).game
     assert game.status == "finished" and game.winner_seat == (

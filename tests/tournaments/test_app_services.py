@@ -17,7 +17,7 @@ from cards_data.models import Card
 from decks.models import CollectionEntry
 from decks.services import save_deck
 from tournaments import services
-from tournaments.models import AuditEntry, Match, Round, Tournament
+from tournaments.models import AuditEntry, Round, TableSet, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -165,7 +165,7 @@ def test_pairing_twice_gives_one_draft_round_seen_only_by_staff(event, organiser
     matches = list(first.matches.order_by("table"))
     assert [m.table for m in matches] == [1, 2, 3]
     bye = matches[-1]
-    assert bye.is_bye and bye.status == Match.CONFIRMED and (bye.games_a, bye.games_b) == (2, 0)
+    assert bye.is_bye and bye.status == TableSet.CONFIRMED and (bye.games_a, bye.games_b) == (2, 0)
     with pytest.raises(PermissionDenied):
         services.pair_next_round(event, players[0])
     with pytest.raises(services.Conflict):  # the round is not published, cannot be played
@@ -202,7 +202,7 @@ def test_the_pairing_is_swiss_pair_round_with_the_stored_seed(event, organiser, 
 
 def test_the_draft_is_saved_as_the_orm_would_save_it(event, organiser, players):
     """R 18.2: every stored match of a draft (PostgreSQL: one INSERT ... unnest, issue
-    14; SQLite: bulk_create) has, column for column, what `Match(...)` saves: its
+    14; SQLite: bulk_create) has, column for column, what `TableSet(...)` saves: its
     defaults for every field the pairing does not set, the bye 2-0 and confirmed."""
     register_all(event, players[:7])
     services.start(event, organiser)
@@ -212,7 +212,7 @@ def test_the_draft_is_saved_as_the_orm_would_save_it(event, organiser, players):
     assert len(stored) == 4 and stored[-1].is_bye
     for m in stored:
         bye = m.player_b_id is None
-        expected = Match(
+        expected = TableSet(
             tournament=event,
             round=rnd,
             table=m.table,
@@ -220,9 +220,9 @@ def test_the_draft_is_saved_as_the_orm_would_save_it(event, organiser, players):
             player_b_id=m.player_b_id,
             games_a=2 if bye else None,
             games_b=0 if bye else None,
-            status=Match.CONFIRMED if bye else Match.PENDING,
+            status=TableSet.CONFIRMED if bye else TableSet.PENDING,
         )
-        for f in Match._meta.concrete_fields:
+        for f in TableSet._meta.concrete_fields:
             if f.name not in ("id", "updated"):
                 assert getattr(m, f.attname) == getattr(expected, f.attname), f.name
         assert before <= m.updated <= timezone.now()
@@ -333,7 +333,7 @@ def test_report_and_confirm(live_match):
     with pytest.raises(services.Conflict):
         services.confirm(live_match, a)  # not your own report
     m = services.confirm(live_match, b)
-    assert m.status == Match.CONFIRMED and m.winner == m.player_a
+    assert m.status == TableSet.CONFIRMED and m.winner == m.player_a
     with pytest.raises(services.Conflict):
         services.report(live_match, b, 0, 1)  # final for players (R 18.5)
 
@@ -362,11 +362,11 @@ def test_dispute_goes_to_a_judge_with_an_audit_entry(live_match, judge, organise
     a, b = live_match.player_a.player, live_match.player_b.player
     services.report(live_match, a, 1, 0)
     m = services.dispute(live_match, b)
-    assert m.status == Match.DISPUTED
+    assert m.status == TableSet.DISPUTED
     with pytest.raises(PermissionDenied):
         services.judge_result(m, a, 1, 0, "ruling")
     m = services.judge_result(m, judge, 0, 1, "ruling")
-    assert m.status == Match.CONFIRMED and m.winner == m.player_b
+    assert m.status == TableSet.CONFIRMED and m.winner == m.player_b
     entry = AuditEntry.objects.get(action="judge_result")
     assert entry.actor == judge and entry.data["before"]["games_a"] == 1
     assert entry.data["after"] == {"games_a": 0, "games_b": 1}
@@ -376,13 +376,13 @@ def test_time_out_needs_a_judge_decision_never_a_draw(live_match, judge):
     """R 18.4: when the hour runs out the judge decides (reason "time")."""
     a = live_match.player_a.player
     m = services.report(live_match, a, 0, 0, timed_out=True)
-    assert m.status == Match.NEEDS_JUDGE
+    assert m.status == TableSet.NEEDS_JUDGE
     with pytest.raises(ValidationError):
         services.judge_result(m, judge, 1, 1, "time")
     with pytest.raises(ValidationError):
         services.judge_result(m, judge, 1, 0, "draw")
     m = services.judge_result(m, judge, 1, 0, "time")
-    assert m.judge_reason == "time" and m.status == Match.CONFIRMED
+    assert m.judge_reason == "time" and m.status == TableSet.CONFIRMED
 
 
 def test_a_judge_corrects_a_result_without_repairing(event, organiser, judge, players):

@@ -18,7 +18,7 @@ from tournament_kit import colony, create_users, enter
 
 from decks.services import save_deck
 from tournaments import registration, services
-from tournaments.models import Match, Registration, Tournament
+from tournaments.models import Registration, TableSet, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -429,7 +429,7 @@ def test_a_swiss_match_with_no_reporter_and_no_first_player_fits_the_schema(user
     rnd = services.pair_next_round(event, users["org"])
     services.publish_round(rnd, users["org"])
     schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
-    for match in Match.objects.filter(tournament=event):
+    for match in TableSet.objects.filter(tournament=event):
         template = schema["/api/tournament-matches/{id}/"]["GET"]
         case = template.Case(path_parameters={"id": match.pk})
         response = case.call()

@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 
 from matches.models import ActionRequest
 from matches.models import Match as Game
-from tournaments.models import AuditEntry, Match, OnlineGame, Tournament
+from tournaments.models import AuditEntry, OnlineGame, TableSet, Tournament
 
 
 @pytest.mark.postgres
@@ -30,11 +30,11 @@ def test_simulated_event_is_played_by_bots_on_a_worker(tournament_worker, catalo
     )
     t = Tournament.objects.get()
     assert t.status == Tournament.FINISHED and t.online
-    swiss = Match.objects.filter(tournament=t, stage="swiss")
+    swiss = TableSet.objects.filter(tournament=t, stage="swiss")
     assert list(t.rounds.values_list("number", flat=True)) == [1, 2, 3]
-    assert swiss.count() == 12 and not swiss.exclude(status=Match.CONFIRMED).exists()
+    assert swiss.count() == 12 and not swiss.exclude(status=TableSet.CONFIRMED).exists()
     # every match of the event was decided by games played on the site
-    for m in Match.objects.filter(tournament=t):
+    for m in TableSet.objects.filter(tournament=t):
         games = list(m.online_games.select_related("game"))
         assert games, f"match {m.pk} has no game on the site"
         assert all(g.game.status == Game.FINISHED for g in games)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tournaments.standings import (
     FLOOR,
     Entrant,
-    Match,
+    SetRecord,
     player_records,
     standings,
 )
@@ -28,13 +28,13 @@ EVENT1_PLAYERS = [
     Entrant("E"),
 ]
 EVENT1 = [
-    Match(1, "A", "B", 2, 0),
-    Match(1, "C", "D", 2, 1),
-    Match.bye(1, "E"),
-    Match(2, "A", "E", 2, 1),
-    Match(2, "C", "B", 0, 2),
-    Match(3, "A", "C", 2, 0),
-    Match(3, "E", "B", 2, 1),
+    SetRecord(1, "A", "B", 2, 0),
+    SetRecord(1, "C", "D", 2, 1),
+    SetRecord.bye(1, "E"),
+    SetRecord(2, "A", "E", 2, 1),
+    SetRecord(2, "C", "B", 0, 2),
+    SetRecord(3, "A", "C", 2, 0),
+    SetRecord(3, "E", "B", 2, 1),
 ]
 
 # Computed by hand (each figure below is worked out in the comment):
@@ -99,15 +99,15 @@ def test_mtr_appendix_c_match_win_examples():
     3-2 including a first-round bye, then withdraws -> 9/15 = 0.60."""
     players = ["X", "Y"] + [f"o{i}" for i in range(9)]
     matches = [
-        Match(1, "Y", "o0", 2, 0),
-        Match(2, "Y", "o1", 0, 2),
-        Match(3, "Y", "o2", 1, 2),
-        Match(4, "Y", "o3", 0, 2),
-        Match.bye(1, "X"),
-        Match(2, "X", "o4", 2, 1),
-        Match(3, "X", "o5", 2, 0),
-        Match(4, "X", "o6", 0, 2),
-        Match(5, "X", "o7", 1, 2),
+        SetRecord(1, "Y", "o0", 2, 0),
+        SetRecord(2, "Y", "o1", 0, 2),
+        SetRecord(3, "Y", "o2", 1, 2),
+        SetRecord(4, "Y", "o3", 0, 2),
+        SetRecord.bye(1, "X"),
+        SetRecord(2, "X", "o4", 2, 1),
+        SetRecord(3, "X", "o5", 2, 0),
+        SetRecord(4, "X", "o6", 0, 2),
+        SetRecord(5, "X", "o7", 1, 2),
     ]
     rows = {r.id: r for r in standings([Entrant(p, p in "XY") for p in players], matches)}
     assert rows["Y"].mwp == FLOOR
@@ -125,9 +125,9 @@ def test_ties_broken_in_order_then_by_id():
     # Round 1 only, best-of-three. P1 and P3 both 2-0 over 0-2 opponents: tied on
     # everything. P5 beat P6 2-1: same points and OMW% (0.33 floor), lower GW%.
     matches = [
-        Match(1, "P3", "P4", 2, 0),
-        Match(1, "P1", "P2", 2, 0),
-        Match(1, "P5", "P6", 2, 1),
+        SetRecord(1, "P3", "P4", 2, 0),
+        SetRecord(1, "P1", "P2", 2, 0),
+        SetRecord(1, "P5", "P6", 2, 1),
     ]
     rows = standings(["P1", "P2", "P3", "P4", "P5", "P6"], matches)
     assert [r.id for r in rows] == ["P1", "P3", "P5", "P6", "P2", "P4"]
@@ -143,25 +143,30 @@ def test_ties_broken_in_order_then_by_id():
 
 
 def test_integer_ids_sort_numerically_on_full_ties():
-    matches = [Match(1, 10, 11, 1, 0), Match(1, 9, 12, 1, 0)]
+    matches = [SetRecord(1, 10, 11, 1, 0), SetRecord(1, 9, 12, 1, 0)]
     rows = standings([9, 10, 11, 12], matches)
     assert [r.id for r in rows] == [9, 10, 11, 12]
 
 
 def test_best_of_one_games_and_byes():
     rows = {
-        r.id: r for r in standings(["a", "b", "c"], [Match(1, "a", "b", 1, 0), Match.bye(1, "c")])
+        r.id: r
+        for r in standings(["a", "b", "c"], [SetRecord(1, "a", "b", 1, 0), SetRecord.bye(1, "c")])
     }
     assert (rows["a"].game_wins, rows["a"].gwp) == (1, F(1))
     assert (rows["c"].game_wins, rows["c"].game_losses) == (2, 0)  # a bye is 2-0 (R 18.7)
     assert rows["c"].omw == FLOOR and rows["c"].explain["OMW%"].startswith("no opponents yet")
-    one = {r.id: r for r in standings(["c"], [Match.bye(1, "c")], bye_games=(1, 0))}
+    one = {r.id: r for r in standings(["c"], [SetRecord.bye(1, "c")], bye_games=(1, 0))}
     assert one["c"].game_wins == 1
 
 
 def test_rematch_opponent_counts_twice():
-    matches = [Match(1, "a", "b", 2, 0), Match(2, "a", "b", 2, 0), Match(1, "c", "d", 2, 0)]
-    matches.append(Match(2, "c", "d", 0, 2))
+    matches = [
+        SetRecord(1, "a", "b", 2, 0),
+        SetRecord(2, "a", "b", 2, 0),
+        SetRecord(1, "c", "d", 2, 0),
+    ]
+    matches.append(SetRecord(2, "c", "d", 0, 2))
     rows = {r.id: r for r in standings("abcd", matches)}
     assert rows["a"].opponents == ("b", "b")
     assert rows["c"].omw == F(1, 2)
@@ -170,9 +175,9 @@ def test_rematch_opponent_counts_twice():
 @pytest.mark.parametrize(
     "matches, message",
     [
-        ([Match(1, "a", "z", 2, 0)], "unknown player"),
-        ([Match(1, "a", "b", 2, 0), Match(1, "a", "c", 2, 0)], "two results"),
-        ([Match(1, "a", "b", 2, 0), Match.bye(1, "b")], "two results"),
+        ([SetRecord(1, "a", "z", 2, 0)], "unknown player"),
+        ([SetRecord(1, "a", "b", 2, 0), SetRecord(1, "a", "c", 2, 0)], "two results"),
+        ([SetRecord(1, "a", "b", 2, 0), SetRecord.bye(1, "b")], "two results"),
     ],
 )
 def test_bad_results_are_rejected(matches, message):
@@ -182,9 +187,9 @@ def test_bad_results_are_rejected(matches, message):
 
 def test_no_draws_r18_4():
     with pytest.raises(ValueError, match="no draws"):
-        Match(1, "a", "b", 1, 1)
+        SetRecord(1, "a", "b", 1, 1)
     with pytest.raises(ValueError):
-        Match(1, "a", "a", 2, 0)
+        SetRecord(1, "a", "a", 2, 0)
     with pytest.raises(ValueError, match="listed twice"):
         standings(["a", "a"], [])
 
@@ -215,14 +220,14 @@ def results(draw):
     for rnd in range(1, rounds + 1):
         for i in ids:
             if rnd < first[i]:
-                matches.append(Match.missed_round(rnd, i))
+                matches.append(SetRecord.missed_round(rnd, i))
         pool = [i for i in ids if i not in dropped and first[i] <= rnd]
         pool = draw(st.permutations(pool))
         if len(pool) % 2:
-            matches.append(Match.bye(rnd, pool.pop()))
+            matches.append(SetRecord.bye(rnd, pool.pop()))
         for a, b in zip(pool[::2], pool[1::2], strict=True):
             ga, gb = draw(st.sampled_from([(2, 0), (2, 1), (1, 2), (0, 2), (1, 0), (0, 1)]))
-            matches.append(Match(rnd, a, b, ga, gb))
+            matches.append(SetRecord(rnd, a, b, ga, gb))
         if draw(st.booleans()):
             dropped.add(draw(st.sampled_from(ids)))
     return [Entrant(i, i in dropped) for i in ids], matches
@@ -265,16 +270,16 @@ EVENT2_PLAYERS = [
     Entrant("F"),
 ]
 EVENT2 = [
-    Match(1, "A", "B", 2, 0),
-    Match(1, "C", "D", 2, 1),
-    Match.bye(1, "E"),
-    Match.missed_round(1, "F"),
-    Match(2, "A", "C", 2, 1),
-    Match(2, "E", "D", 2, 0),
-    Match(2, "F", "B", 2, 1),
-    Match(3, "A", "E", 2, 0),
-    Match(3, "C", "F", 2, 0),
-    Match.bye(3, "B"),
+    SetRecord(1, "A", "B", 2, 0),
+    SetRecord(1, "C", "D", 2, 1),
+    SetRecord.bye(1, "E"),
+    SetRecord.missed_round(1, "F"),
+    SetRecord(2, "A", "C", 2, 1),
+    SetRecord(2, "E", "D", 2, 0),
+    SetRecord(2, "F", "B", 2, 1),
+    SetRecord(3, "A", "E", 2, 0),
+    SetRecord(3, "C", "F", 2, 0),
+    SetRecord.bye(3, "B"),
 ]
 
 # Computed by hand:
@@ -357,7 +362,7 @@ def test_a_late_entrant_who_has_only_missed_rounds():
     rows = {
         r.id: r
         for r in standings(
-            "abc", [Match(1, "a", "b", 1, 0), Match.missed_round(1, "c")], bye_games=(1, 0)
+            "abc", [SetRecord(1, "a", "b", 1, 0), SetRecord.missed_round(1, "c")], bye_games=(1, 0)
         )
     }
     c = rows["c"]
@@ -373,10 +378,10 @@ def test_a_late_entrant_who_has_only_missed_rounds():
 
 def test_missed_rounds_are_checked():
     with pytest.raises(ValueError, match="no opponent"):
-        Match(1, "a", "b", 0, 2, missed=True)
+        SetRecord(1, "a", "b", 0, 2, missed=True)
     with pytest.raises(ValueError, match="two results"):
-        standings("ab", [Match.missed_round(1, "a"), Match(1, "a", "b", 1, 0)])
+        standings("ab", [SetRecord.missed_round(1, "a"), SetRecord(1, "a", "b", 1, 0)])
     with pytest.raises(ValueError, match="unknown player"):
-        standings("ab", [Match.missed_round(1, "z")])
-    assert Match.missed_round(2, "a").games_b == 2 and not Match.missed_round(2, "a").is_bye
-    assert Match.bye(2, "a").is_bye
+        standings("ab", [SetRecord.missed_round(1, "z")])
+    assert SetRecord.missed_round(2, "a").games_b == 2 and not SetRecord.missed_round(2, "a").is_bye
+    assert SetRecord.bye(2, "a").is_bye

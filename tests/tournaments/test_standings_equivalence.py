@@ -25,11 +25,11 @@ def run(module, players, history, **kw):
     matches = []
     for kind, rnd, a, *rest in history:
         if kind == "bye":
-            matches.append(module.Match.bye(rnd, a))
+            matches.append(module.SetRecord.bye(rnd, a))
         elif kind == "miss":
-            matches.append(module.Match.missed_round(rnd, a))
+            matches.append(module.SetRecord.missed_round(rnd, a))
         else:
-            matches.append(module.Match(rnd, a, *rest))
+            matches.append(module.SetRecord(rnd, a, *rest))
     return module.standings(entrants, matches, **kw)
 
 
@@ -173,7 +173,7 @@ def test_same_rows_as_the_reference_on_swiss_like_events(seed, n, rounds, best_o
     ],
 )
 def test_raw_results_are_checked_as_matches_are(result, message):
-    """tabulate() reads plain tuples (the service's path): the checks of Match and
+    """tabulate() reads plain tuples (the service's path): the checks of SetRecord and
     standings() still apply, draws included (R 18.4)."""
     with pytest.raises(ValueError, match=message):
         new.tabulate("ab", [result])
