@@ -8,7 +8,8 @@ from django.utils.translation import gettext_lazy as _
 
 from .models import RULESET_CHOICES
 from .selectors import card_index
-from .textformat import MAX_LINES, MAX_UPLOAD_BYTES
+from .services import MAX_COPIES_OWNED
+from .textformat import MAX_UPLOAD_BYTES, CountRule, parse_decklist
 
 FORMAT_CHOICES = [
     ("auto", _("Recognise automatically")),
@@ -54,10 +55,11 @@ class ImportForm(forms.Form):
         return data
 
 
-# "3 Cobra Flash", "3x Cobra Flash", "0 KG1-214", "Cobra Flash x3"
-_COUNT_FIRST = re.compile(r"([0-9]+)\s*(?:[xX×]\s+|\s+)(\S.*)")
-_COUNT_LAST = re.compile(r"(.*\S)\s+[xX×]\s*([0-9]+)")
-MAX_OWNED = 999
+# What a collection line may say: how many you own, from 0 (removes the card) to the
+# most a collection keeps; the count is required ("Cobra Flash" alone says nothing).
+OWNED_COUNTS = CountRule(
+    0, MAX_COPIES_OWNED, required=True, out_of_range="owned_count_out_of_range"
+)
 
 
 class CollectionForm(forms.Form):
@@ -75,59 +77,14 @@ class CollectionForm(forms.Form):
     )
 
     def clean_lines(self) -> list[tuple[str, int]]:
-        """(code, count) pairs; every line that cannot be read is named at once."""
-        index = card_index()
-        lines = self.cleaned_data["lines"].splitlines()
-        if len(lines) > MAX_LINES:
-            raise forms.ValidationError(
-                gettext("The list has %(count)d lines; at most %(max)d are allowed.")
-                % {"count": len(lines), "max": MAX_LINES}
-            )
-        counts: dict[str, int] = {}
-        errors = []
-        for line_no, line in enumerate(lines, 1):
-            body = re.split(r"#|//", line, maxsplit=1)[0].strip()
-            if not body:
-                continue
-            match = _COUNT_FIRST.fullmatch(body)
-            count_text, name = match.groups() if match else (None, body)
-            if not match:
-                last = _COUNT_LAST.fullmatch(body)
-                if last:
-                    name, count_text = last.groups()
-            card = index.resolve(name)
-            if card is None:
-                problem = gettext("Line %(line)d: unknown card “%(name)s”.") % {
-                    "line": line_no,
-                    "name": name[:80],
-                }
-                suggestions = index.suggest(name) if len(errors) < 50 else ()
-                if suggestions:
-                    problem += " " + gettext("Did you mean: %(names)s?") % {
-                        "names": ", ".join(suggestions)
-                    }
-                errors.append(problem)
-                continue
-            if count_text is None:
-                errors.append(
-                    gettext("Line %(line)d: write how many you own, e.g. “2 %(name)s”.")
-                    % {"line": line_no, "name": card["name"]}
-                )
-                continue
-            count = int(count_text) if len(count_text) <= 4 else MAX_OWNED + 1
-            total = counts.get(card["code"], 0) + count
-            if total > MAX_OWNED:
-                errors.append(
-                    gettext("Line %(line)d: at most %(max)d copies of a card.")
-                    % {"line": line_no, "max": MAX_OWNED}
-                )
-                continue
-            counts[card["code"]] = total
-        if errors:
-            raise forms.ValidationError(errors)
-        if not counts:
+        """(code, count) pairs, read with the deck lists' grammar (decks.textformat);
+        every line that cannot be read is named at once."""
+        result = parse_decklist(self.cleaned_data["lines"], card_index(), counts=OWNED_COUNTS)
+        if result.errors:
+            raise forms.ValidationError([error.message for error in result.errors])
+        if not result.entries:
             raise forms.ValidationError(gettext("No cards were found in the list."))
-        return list(counts.items())
+        return result.entries
 
 
 class CompareForm(forms.Form):
