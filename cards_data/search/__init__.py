@@ -3,8 +3,10 @@ builder's filter and the API alike. Syntax: templates/cards_data/_search_syntax.
 """
 
 from .compiler import compile_query
+from .errors import QuerySyntaxError
 from .normalize import fold
-from .parser import All, QuerySyntaxError, parse
+from .parser import parse
+from .tree import All
 
 __all__ = ["QuerySyntaxError", "compile_query", "fold", "parse", "search_cards"]
 

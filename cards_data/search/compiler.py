@@ -16,7 +16,7 @@ from operator import and_, or_
 
 from django.db.models import Q
 
-from .parser import All, And, Code, Enum, Node, Not, Number, Or, Text
+from .tree import All, And, Code, Enum, Node, Not, Number, Or, Text
 
 NUMBER_COLUMNS = {
     "cost": "credit_cost",

@@ -5,19 +5,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cards_data.search import QuerySyntaxError, parse
-from cards_data.search.parser import (
-    MAX_DEPTH,
-    MAX_QUERY_LENGTH,
-    All,
-    And,
-    Code,
-    Enum,
-    Not,
-    Number,
-    Or,
-    Text,
-    vocabulary,
-)
+from cards_data.search.fields import vocabulary
+from cards_data.search.parser import MAX_DEPTH, MAX_QUERY_LENGTH
+from cards_data.search.tree import All, And, Code, Enum, Not, Number, Or, Text
 from engine import catalog
 
 
@@ -414,8 +404,8 @@ def test_every_example_in_the_help_parses(context):
 
 
 def test_the_help_documents_every_field_name():
+    from cards_data.search.fields import FIELD_DEFS
     from cards_data.search.normalize import fold
-    from cards_data.search.parser import FIELD_DEFS
 
     rendered = fold(_rendered_help({"catalog": catalog}))
     for field in FIELD_DEFS:
