@@ -28,6 +28,8 @@ from .cardtext_words import (
     hu_target,
     low,
     noun_of,
+    words_after,
+    words_before,
 )
 
 LANGUAGES = ("hu", "en")
@@ -133,10 +135,8 @@ def _controls(condition, card, lead: Phrase) -> Phrase:
     phrase = phrase.split(" ", 1)[1]  # drop "egy"
     singular, plural = EN_NOUNS[noun_of(target)]
     other = ["other"] if target.get("filter", {}).get("other") else []
-    words = " ".join([*other, *en_adjectives(target)])
-    words = f"{words} " if words else ""
-    post = " ".join(en_posts(target))
-    post = f" {post}" if post else ""
+    words = words_before([*other, *en_adjectives(target)])
+    post = words_after(en_posts(target))
     noun = singular if n == 1 else plural
     return Phrase(
         f"{lead.hu} legalább {n} {phrase} van játékban,",

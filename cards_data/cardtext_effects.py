@@ -34,6 +34,8 @@ from .cardtext_words import (
     low,
     noun_of,
     player_subject,
+    words_after,
+    words_before,
 )
 
 Phraser = Callable[[dict, dict], Phrase]
@@ -251,10 +253,7 @@ def _destroy(e, card) -> Phrase:
 def _opponent_destroys(target) -> Phrase:
     """The opponent destroys one of their own cards, of their choice."""
     noun, count = noun_of(target), target.get("count", 1)
-    hu_adj = " ".join(hu_adjectives(target))
-    hu_adj = f"{hu_adj} " if hu_adj else ""
-    en_adj = " ".join(en_adjectives(target))
-    en_adj = f"{en_adj} " if en_adj else ""
+    hu_adj, en_adj = words_before(hu_adjectives(target)), words_before(en_adjectives(target))
     plural = EN_NOUNS[noun][1]
     what = (
         f"one of their {en_adj}{plural}"
@@ -413,12 +412,10 @@ def _cost_modified_things(e, opponent: bool) -> tuple[Phrase, Phrase]:
             return every, Phrase("ellenfeled következő húzása", f"{whose} next draw")
         return Phrase("húzásaid", "cards you draw"), Phrase("húzásod", f"{whose} next draw")
     target = {"kind": "card", "filter": e.get("filter", {})}
-    hu_adj = " ".join(hu_adjectives(target))
-    hu_adj = f"{hu_adj} " if hu_adj else ""
+    hu_adj = words_before(hu_adjectives(target))
     forms, (singular, plural) = HU_NOUNS[noun_of(target)], EN_NOUNS[noun_of(target)]
     adjectives = en_adjectives(target)
-    post = " ".join(en_posts(target))
-    post = f" {post}" if post else ""
+    post = words_after(en_posts(target))
     en_every = f"{whose} {' '.join([*adjectives, plural])}{post}"
     en_next = f"{whose} next {' '.join([*adjectives, singular])}{post}"
     if opponent:

@@ -128,6 +128,16 @@ def low(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
+def words_before(words: list[str]) -> str:
+    """Words that stand before a noun, with the space after them ("" if none)."""
+    return " ".join(words) + " " if words else ""
+
+
+def words_after(words: list[str]) -> str:
+    """Words that follow a noun, with the space before them ("" if none)."""
+    return " " + " ".join(words) if words else ""
+
+
 def cards(n) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
 
@@ -254,7 +264,7 @@ def en_target(target, card) -> str:
         owner = "any"
     if owner == "opponent":
         adj.append("enemy")
-    tail = (" " + " ".join(post)) if post else ""
+    tail = words_after(post)
     if owner == "you":
         if count == "all":
             core = " ".join([*(["other"] if other else []), *adj, singular])
