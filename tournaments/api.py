@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from cardgame.hungarian import articles
 from decks.models import Deck
 
-from . import online, penalties, selectors, services
+from . import online, pairing_warnings, penalties, selectors, services
 from .models import AuditEntry, ForbiddenPair, Penalty, Registration, Round, TableSet, Tournament
 
 
@@ -191,6 +191,7 @@ class MatchSerializer(serializers.ModelSerializer):
 class RoundSerializer(serializers.ModelSerializer):
     matches = MatchSerializer(many=True, read_only=True)
     deadline = serializers.SerializerMethodField()
+    warnings = serializers.SerializerMethodField()
 
     class Meta:
         model = Round
@@ -199,6 +200,10 @@ class RoundSerializer(serializers.ModelSerializer):
     def get_deadline(self, obj) -> str | None:
         deadline = services.round_deadline(obj)
         return deadline.isoformat() if deadline else None
+
+    def get_warnings(self, obj) -> list[dict]:
+        """Each warning's code and data (players by registration id) and its sentence."""
+        return pairing_warnings.round_warnings(obj)
 
 
 class ResultInput(serializers.Serializer):

@@ -4,7 +4,8 @@
 of an event (points, standings rank, previous opponents, whether they had a bye),
 the pairs staff have forbidden and the round's stored seed, and returns a `Pairing`:
 the pairs in table order, the bye, a note for every player paired down or up (and
-for the bye), the number of rematches and warnings for staff. It never raises for
+for the bye), the number of rematches and warnings for staff (a code and its data
+each, `WARNINGS`; tournaments/pairing_warnings.py words them). It never raises for
 want of a legal pairing: if every pairing has a rematch (tiny events), it takes
 the one with the fewest and warns (NOTES.md: "never stop the event").
 
@@ -55,7 +56,10 @@ part not already at its least S solved exactly on the line (`_line_pairs`: S is 
 of distances between seeded positions; the pairing 1-2, 3-4 is kept except within a
 window around each rematch that the bound S(groups) - least allows, each window by a
 dynamic programme), which is fast (bench/pairing_certified_bench.py); parts that are
-not one level go to the matching within FULL_LIMIT's work. The result is then the
+not one level go to the matching within FULL_LIMIT's work. When the groups pairing
+floats a player higher than the L bound (or no clean pairing meets it), the floaters are
+weighed (`_parts_by_floaters`: the least L, then the least S of the one-level parts; the
+exact method does the same with a matching per part). The result is then the
 least-cost pairing (`certified`, method "exact"); otherwise the groups pairing is kept
 with `certified` False and a warning that says so (the exact method decides then).
 
@@ -99,6 +103,14 @@ this small keeps the groups method's pairing (method "groups")."""
 UNIQUE_LIMIT = 16
 """Exact matchings on at most this many players use the U tier (unique optimum)."""
 
+# The codes of `Pairing.warnings` (each with its data; no sentence here, no Django):
+REMATCH = "REMATCH"  # table, players: every pairing has a rematch; this one has the fewest
+FORBIDDEN_PAIR = "FORBIDDEN_PAIR"  # table, players: no pairing avoids a staff-forbidden pair
+SECOND_BYE = "SECOND_BYE"  # player: every active player has had a bye
+BYE_ABOVE = "BYE_ABOVE"  # player, lower: the lower-ranked one could not take it cleanly
+NOT_PROVEN = "NOT_PROVEN"  # "auto" kept the groups pairing without proof of least cost
+WARNINGS = (REMATCH, FORBIDDEN_PAIR, SECOND_BYE, BYE_ABOVE, NOT_PROVEN)
+
 _GREEDY_FLOAT_TRIES = 4  # outgoing-floater candidates the greedy tries before giving up
 
 
@@ -137,7 +149,9 @@ class Pairing:
     bye: PlayerId | None
     notes: dict[PlayerId, str] = field(default_factory=dict)
     rematches: int = 0
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[dict] = field(default_factory=list)
+    """For staff, each {"code": one of WARNINGS, **its data}: player ids, never sentences
+    (tournaments/pairing_warnings.py says them in the reader's language, with names)."""
     method: str = "exact"
     forbidden_pairs: int = 0
     score_gap: int = 0
@@ -259,10 +273,7 @@ def pair_round(
     pairing.stats = stats
     pairing.certified = used == "exact"
     if method == "auto" and not pairing.certified:
-        pairing.warnings.append(
-            "not proven least-cost: the groups pairing was kept (no rematch a pairing "
-            "could avoid); pair with the exact method to be sure"
-        )
+        pairing.warnings.append({"code": NOT_PROVEN})
     return pairing
 
 
@@ -899,7 +910,7 @@ def _finish(ps: list[_P], pairs: list[tuple[_P, _P]], bye: _P | None, method: st
         ordered.append((a, b))
     ordered.sort(key=lambda ab: ab[0].pos)
     notes: dict[PlayerId, str] = {}
-    warnings: list[str] = []
+    warnings: list[dict] = []
     rematches = forbidden = gap = 0
     for table, (a, b) in enumerate(ordered, 1):
         d = a.pts - b.pts
@@ -909,20 +920,15 @@ def _finish(ps: list[_P], pairs: list[tuple[_P, _P]], bye: _P | None, method: st
             notes[b.id] = f"paired up: {b.pts} pts v {a.id} ({a.pts} pts), table {table}"
         if b.id in a.opp or a.id in b.opp:
             rematches += 1
-            warnings.append(
-                f"rematch at table {table}: {a.id} v {b.id} (no pairing without one exists)"
-            )
+            warnings.append({"code": REMATCH, "table": table, "players": [a.id, b.id]})
         if a.bad is not None and b.id in a.bad:
             forbidden += 1
-            warnings.append(
-                f"staff-forbidden pair at table {table}: {a.id} v {b.id} "
-                "(no pairing avoids it; re-pair by hand if needed)"
-            )
+            warnings.append({"code": FORBIDDEN_PAIR, "table": table, "players": [a.id, b.id]})
     if bye is not None:
         eligible = [p for p in ps if not p.had_bye]
         if bye.had_bye:
             notes[bye.id] = "bye: second bye (every active player has had one)"
-            warnings.append(f"second bye for {bye.id}: every active player has had a bye")
+            warnings.append({"code": SECOND_BYE, "player": bye.id})
         elif bye is eligible[-1]:
             notes[bye.id] = "bye: lowest-ranked player without a bye"
         else:
@@ -931,7 +937,7 @@ def _finish(ps: list[_P], pairs: list[tuple[_P, _P]], bye: _P | None, method: st
                 f"bye: {low.id}, ranked lower, could not take it without "
                 "a rematch or a forbidden pair"
             )
-            warnings.append(notes[bye.id].replace("bye:", f"bye to {bye.id}:", 1))
+            warnings.append({"code": BYE_ABOVE, "player": bye.id, "lower": low.id})
     # The least score gap the groups allow: neighbours in points order, bye removed.
     pts = [p.pts for p in ps if p is not bye]
     bound = sum(pts[i] - pts[i + 1] for i in range(0, len(pts) - 1, 2))

@@ -137,7 +137,7 @@ def test_an_unavoidable_forbidden_pair_is_paired_with_a_warning(event, users):
     services.forbid_pair(event, users["org"], regs["alice"], regs["bob"], "x")
     rnd = services.pair_next_round(event, users["org"])
     assert len(seating(rnd)) == 1
-    assert any("staff-forbidden pair" in w for w in rnd.warnings)
+    assert any(w["code"] == "FORBIDDEN_PAIR" for w in rnd.warnings)
 
 
 # --------------------------------------------------------------- services: repair
