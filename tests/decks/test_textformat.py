@@ -281,6 +281,23 @@ def test_a_card_adding_up_past_45_copies_is_an_error():
     assert error.line_no == 3 and "46" in error.message
 
 
+def test_a_collection_reads_the_same_lines_with_its_own_counts():
+    """The collection form reads its lines with this grammar: 0 copies (removes the card)
+    to 999, the count required; comments and section headers as in a deck list."""
+    from decks.forms import OWNED_COUNTS
+
+    text = "# Ships\nŰrhajók (3)\n0 Cobra Flash\nTüzér x120 // mine\n999 Halálszárny"
+    result = parse(text, counts=OWNED_COUNTS)
+    assert result.ok
+    assert result.entries == [(COBRA, 0), (CODE["Tüzér"], 120), (CODE["Halálszárny"], 999)]
+    bare, too_many, past = parse(
+        "Cobra Flash\n1000 Tüzér\n999 Halálszárny\n1 Halálszárny", counts=OWNED_COUNTS
+    ).errors
+    assert bare.line_no == 1 and 'write how many you own, e.g. "2 Cobra Flash"' in bare.message
+    assert too_many.line_no == 2 and "between 0 and 999" in too_many.message
+    assert past.line_no == 4 and "1000" in past.message
+
+
 def test_unknown_card_suggests_the_closest_names():
     [error] = parse("2 Tüzér\n\n3 Cobra Flsh").errors
     assert error == LineError(
