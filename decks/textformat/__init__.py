@@ -1,10 +1,13 @@
 """Colony (deck) lists in and out: plain text, JSON and share codes.
 
-Pure Python (no Django, no database), like `engine`, so that the views, the API,
-scripts and tests all read and write decks the same way. Nothing here decides
+No database access and no request (Django only for translation and the ruleset
+list of decks.play), so that the views, the API, scripts and tests all read and
+write decks the same way. Nothing here decides
 legality (R 9): a parsed list is handed to `engine.deck.check_deck`. The only
 bound enforced here is input sanity: one line may not ask for more copies of a
-card than a whole colony holds (R 9.1, 45), which also keeps share codes small.
+card than a whole colony holds (R 9.1, 45), which also keeps share codes small;
+a caller reading another kind of list (the collection form) passes its own
+`CountRule`.
 
 Readers never raise on bad content. They return a `ParseResult` whose `errors`
 say, line by line, what could not be read: nothing is silently dropped (every
