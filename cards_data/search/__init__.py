@@ -18,6 +18,7 @@ def search_cards(query: str | None, queryset=None):
     QuerySyntaxError (the only exception a query string can cause).
     """
     if queryset is None:
+        # here, not at the top: parsing works without Django's settings, the models do not
         from cards_data.models import Card
 
         queryset = Card.objects.all()

@@ -1,4 +1,4 @@
-"""Syntax tree (parser.py) -> django.db.models.Q over Card.
+"""Syntax tree (tree.py, built by parser.py) -> django.db.models.Q over Card.
 
 Only parameterised ORM lookups, never SQL text. Text terms compare the folded stored
 columns (search_name, search_text) with folded query values through `__contains`, so
@@ -71,6 +71,7 @@ def _one_of(column: str, values: tuple[str, ...]) -> Q:
 
 def _enum(node: Enum) -> Q:
     if node.field == "keyword":
+        # here, not at the top: parsing works without Django's settings, the models do not
         from cards_data.models import Card
 
         through = Card.keywords.through.objects.filter(keyword__slug__in=sorted(node.values))
