@@ -2,6 +2,8 @@
 tests, the pages' scripts, the translations, the card data and the other docs cite ("R 11.4.4.6",
 "AMB-23", "EX-5", "T-7") is defined there, so a citation never points at nothing."""
 
+import functools
+import os
 import re
 from pathlib import Path
 
@@ -10,7 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "docs" / "rules.md"
 CITING_SUFFIXES = {".py", ".js", ".css", ".html", ".txt", ".po", ".json", ".md"}
-NOT_OURS = {".venv", ".git", "build", "node_modules", "staticfiles", "test-results"}
+NOT_OURS = {"build", "node_modules", "staticfiles", "test-results", "__pycache__"}  # and .*
 
 # "R 11.4.4.6", "R 16" (a whole section); "R1" without the space is a round in a comment.
 RULE_CITED = re.compile(r"\bR (\d+(?:\.\d+)*)\b(?!\.\d)")
@@ -23,20 +25,22 @@ RULE_DEFINED = re.compile(r"^(?:#{2,3} |\s*(?:- )?\*\*)(\d+(?:\.\d+)*)\b", re.MU
 LABEL_DEFINED = re.compile(r"^\s*(?:- )?\*\*(AMB-\d+|EX-\d+|T-\d+)\b", re.MULTILINE)
 
 
+@functools.cache
 def defined_numbers():
     text = REFERENCE.read_text(encoding="utf-8")
     return set(RULE_DEFINED.findall(text)), set(LABEL_DEFINED.findall(text))
 
 
 def citing_files():
-    for path in ROOT.rglob("*"):
-        relative = path.relative_to(ROOT)
-        if NOT_OURS & set(relative.parts) or path in (REFERENCE, Path(__file__)):
-            continue
-        if path.suffix in CITING_SUFFIXES and path.is_file():
-            yield relative, path.read_text(encoding="utf-8", errors="replace")
+    for folder, subfolders, names in os.walk(ROOT):
+        subfolders[:] = [d for d in subfolders if d not in NOT_OURS and not d.startswith(".")]
+        for name in names:
+            path = Path(folder, name)
+            if path.suffix in CITING_SUFFIXES and path not in (REFERENCE, Path(__file__)):
+                yield path.relative_to(ROOT), path.read_text(encoding="utf-8", errors="replace")
 
 
+@functools.cache
 def citations():
     """{cited number: first file citing it} for the rule numbers and the labels."""
     rules, labels = {}, {}
