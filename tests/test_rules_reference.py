@@ -1,6 +1,6 @@
 """docs/rules.md is the rules reference a clone has: every rule number that the code, the
 tests, the pages' scripts, the translations, the card data and the other docs cite ("R 11.4.4.6",
-"AMB-23", "EX-5", "T-7") is defined there, so a citation never points at nothing."""
+"§22", "AMB-23", "EX-5", "T-7") is defined there, so a citation never points at nothing."""
 
 import functools
 import os
@@ -14,8 +14,8 @@ REFERENCE = ROOT / "docs" / "rules.md"
 CITING_SUFFIXES = {".py", ".js", ".css", ".html", ".txt", ".po", ".json", ".md"}
 NOT_OURS = {"build", "node_modules", "staticfiles", "test-results", "__pycache__"}  # and .*
 
-# "R 11.4.4.6", "R 16" (a whole section); "R1" without the space is a round in a comment.
-RULE_CITED = re.compile(r"\bR (\d+(?:\.\d+)*)\b(?!\.\d)")
+# "R 11.4.4.6", "R 16" (a whole section), "§22"; "R1" without the space is a round.
+RULE_CITED = re.compile(r"(?:\bR |§ ?)(\d+(?:\.\d+)*)\b(?!\.\d)")
 LABEL_CITED = re.compile(r"\b(AMB-\d+|EX-\d+|T-\d{1,2})\b")
 
 # Where the reference defines a number: a section heading ("## 11. The turn",
@@ -84,5 +84,5 @@ def test_the_reference_keeps_every_decided_ambiguity():
 def test_a_number_the_reference_lacks_is_caught():
     """The check can fail: a citation of a rule that does not exist is reported."""
     defined, _ = defined_numbers()
-    assert RULE_CITED.findall("the rule R 11.4.9 and R 3") == ["11.4.9", "3"]
-    assert "11.4.9" not in defined
+    assert RULE_CITED.findall("the rule R 11.4.9, R 3 and §24") == ["11.4.9", "3", "24"]
+    assert "11.4.9" not in defined and "24" not in defined
