@@ -1,3 +1,8 @@
+# Stays whole (over 600 lines): one pure algorithm, the standings of R 18.7. Its column form,
+# checks, exact percentages and explanations share private helpers (Table builds _Explain,
+# which reads Table) and one reference test (tests/tournaments/test_standings_equivalence.py);
+# split, the parts would import each other.
+
 """Swiss standings for KGK tournaments (R 18.4, R 18.7, AMB-43): pure functions.
 
 `standings(players, matches)` returns one `Row` per registered player, best first:
