@@ -10,7 +10,9 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from decks import play
+from cardgame import bots
+
+from . import simulation
 
 
 def new_seed() -> str:
@@ -20,7 +22,7 @@ def new_seed() -> str:
 class LabRun(models.Model):
     # Who plays the games: the heuristic bot, or the thinking (search) bot at a strength;
     # the same bot plays both sides (docs/rulings.md "Deck lab: the bot plays both sides").
-    BOT_CHOICES = play.bot_choices(("heuristic", "search-easy", "search-normal", "search-hard"))
+    BOT_CHOICES = bots.bot_choices(simulation.BOTS)
     QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
     STATUS_CHOICES = [
         (QUEUED, _("Queued")),

@@ -2,6 +2,7 @@
 
 from django.db.models import Count, Q, Sum
 
+from cardgame import bots
 from cardgame.language import current_language
 from cards_data.definitions import card_dicts, digest
 from decks.selectors import visible_decks
@@ -106,7 +107,7 @@ def run_results(run: LabRun) -> dict:
         "deck": {"id": run.deck_id, "name": run.deck.name, "version": run.deck_version},
         "status": run.status,
         "bot": run.bot,  # who played both sides (issue 18): heuristic or search-<strength>
-        "bot_label": str(dict(LabRun.BOT_CHOICES).get(run.bot, run.bot)),
+        "bot_label": bots.label(run.bot),
         "error": run.error,
         # Played with other card definitions than today's (a card's numbers changed, or
         # the run is from before the printed bonuses reached the games): run it again.

@@ -8,8 +8,6 @@ them. Legality itself stays `engine.deck.check_deck`'s answer (R 9).
 
 from collections.abc import Iterable
 
-from django.utils.translation import gettext_lazy
-
 from cards_data.definitions import card_dicts
 from engine.deck import RULESETS as DECK_RULES
 from engine.deck import check_deck
@@ -17,24 +15,6 @@ from engine.ruleset import Ruleset as GameRuleset
 
 from .models import RULESET_CHOICES, Deck, DeckVersion
 from .problems import describe
-
-# Who can take a seat besides people (engine.bots.make_bot's names), in the order menus list
-# them: the one home of their names as a person reads them (the lobby, a table's free seats,
-# the deck lab).
-BOT_LABELS = {
-    "heuristic": gettext_lazy("Heuristic bot"),
-    "search-easy": gettext_lazy("Thinking bot: easy"),
-    "search-normal": gettext_lazy("Thinking bot: normal"),
-    "search-hard": gettext_lazy("Thinking bot: hard"),
-    "random": gettext_lazy("Random bot"),
-}
-
-
-def bot_choices(names: Iterable[str] | None = None) -> list[tuple[str, str]]:
-    """(name, label) of the bots (these `names` only, when given), in BOT_LABELS' order."""
-    wanted = set(BOT_LABELS if names is None else names)
-    return [(name, label) for name, label in BOT_LABELS.items() if name in wanted]
-
 
 RULESETS = tuple(DECK_RULES)  # every ruleset a deck can be built for (R 9.5)
 RULESET_LABELS = dict(RULESET_CHOICES)

@@ -15,6 +15,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
+from cardgame import bots
 from cardgame.language import current_language
 from engine.catalog import KEYWORDS, STATS, SUBTYPES, TYPES
 
@@ -451,22 +452,12 @@ def chat() -> dict:
     }
 
 
-def bots() -> dict:
-    return {
-        "heuristic": _("heuristic bot"),
-        "random": _("random bot"),
-        "search-easy": _("thinking bot (easy)"),
-        "search-normal": _("thinking bot (normal)"),
-        "search-hard": _("thinking bot (hard)"),
-    }
-
-
 def seat_name(player: dict, bot_names: dict | None = None) -> str:
     """A seat's name as the pages write it (selectors.players_of's dict): a person's name,
     or the bot's in this language, numbered when two of its kind sit at the table."""
     if not player.get("bot"):
         return player.get("name") or ""
-    label = (bot_names or bots()).get(player["bot"], player.get("name") or "")
+    label = (bot_names or bots.names()).get(player["bot"], player.get("name") or "")
     if player.get("bot_number"):
         return _("%(bot)s %(n)s") % {"bot": label, "n": player["bot_number"]}
     return label
@@ -626,7 +617,7 @@ def client_strings() -> dict:
         "errors": errors(),
         "stops": stops(),
         "chat": chat(),
-        "bots": bots(),
+        "bots": bots.names(),
         "ui": ui(),
         "lang": current_language(),
         **catalogue_words(),

@@ -16,6 +16,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from cardgame import bots
 from cardgame.params import SMALLINT_MAX, BadNumber, optional_whole_number
 from cards_data.definitions import card_dicts
 from cards_data.models import Card
@@ -86,7 +87,7 @@ def preselected_deck(rows) -> int | None:
 
 def _lobby_lists(user):
     matches = list(selectors.my_matches(user))
-    bot_names = presentation.bots()
+    bot_names = bots.names()
     items = [(m, _lobby_item(m, user, bot_names)) for m in matches]
     return {
         "invitations": [i for m, i in items if m.status == Match.INVITED and i["you"] == 1],
@@ -213,7 +214,7 @@ def lobby(request):
         "error": error,
         "problems": problems,
         "posted": request.POST,
-        "table_bots": play.bot_choices(),
+        "table_bots": bots.bot_choices(),
         "time_controls": clocks.choices(),
         "default_time_control": clocks.PEOPLE_DEFAULT,
         **_lobby_lists(request.user),
@@ -282,7 +283,7 @@ def replay(request, pk):
         "players": selectors.players_of(match.seats.all()),
         "viewer": viewer,
     }
-    bot_names = presentation.bots()
+    bot_names = bots.names()
     context["seat_names"] = [
         (p["seat"], presentation.seat_name(p, bot_names) if p["bot"] else p["name"])
         for p in context["players"]
