@@ -18,7 +18,7 @@ from engine.deck import DECK_SIZE, MAX_RACES
 
 from . import play
 from .models import Deck
-from .views_pages import deck_statistics, type_label
+from .presentation import deck_statistics, type_label
 
 
 def deck_payload(deck: Deck | None) -> dict | None:
