@@ -16,20 +16,23 @@ from cardgame.hungarian import articles
 from tournaments import swiss
 
 
-def _rematch(w: dict, name: Callable) -> str:
+def _table_pair(w: dict, name: Callable) -> dict:
     a, b = w["players"]
+    return {"table": w["table"], "a": name(a), "b": name(b)}
+
+
+def _rematch(w: dict, name: Callable) -> str:
     return _(
         "Rematch at table %(table)s: %(a)s and %(b)s have played each other before; "
         "every possible pairing has a rematch."
-    ) % {"table": w["table"], "a": name(a), "b": name(b)}
+    ) % _table_pair(w, name)
 
 
 def _forbidden_pair(w: dict, name: Callable) -> str:
-    a, b = w["players"]
     return _(
         "Forbidden pair at table %(table)s: %(a)s and %(b)s. No pairing avoids it; pair the "
         "round again by hand if needed."
-    ) % {"table": w["table"], "a": name(a), "b": name(b)}
+    ) % _table_pair(w, name)
 
 
 def _second_bye(w: dict, name: Callable) -> str:

@@ -11,11 +11,12 @@ from django.utils import translation
 from playwright.sync_api import expect
 
 from decks.services import save_deck
-from tournaments import pairing_warnings, services, swiss
+from tournaments import pairing_warnings, services
 from tournaments.models import Round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+from tests.tournaments.test_pairing_warnings import every_warning  # noqa: E402
 from tests.tournaments.tournament_kit import colony  # noqa: E402
 
 from .browser_kit import PASSWORD, log_in, no_horizontal_scroll  # noqa: E402
@@ -41,14 +42,7 @@ def event_with_every_warning(cards):
         services.check_in(regs[name], users[name])
     services.start(event, users["org"])
     rnd = services.pair_next_round(event, users["org"])
-    a, b, c = (regs[name].pk for name in PLAYERS)
-    warnings = [
-        {"code": swiss.REMATCH, "table": 1, "players": [a, b]},
-        {"code": swiss.FORBIDDEN_PAIR, "table": 1, "players": [a, b]},
-        {"code": swiss.SECOND_BYE, "player": c},
-        {"code": swiss.BYE_ABOVE, "player": c, "lower": a},
-        {"code": swiss.NOT_PROVEN},
-    ]
+    warnings = every_warning(*(regs[name].pk for name in PLAYERS))
     Round.objects.filter(pk=rnd.pk).update(warnings=warnings)
     rnd.refresh_from_db()
     return event, rnd

@@ -8,8 +8,8 @@ import re
 
 import pytest
 from django.utils import translation
-from tournament_kit import create_users, enter
 
+from tests.tournaments.tournament_kit import create_users, enter
 from tournaments import pairing_warnings, services, swiss
 from tournaments.models import Round
 
@@ -35,6 +35,17 @@ HUNGARIAN = {
     "szerinti párosítás maradt érvényben (nincs benne olyan ismételt párosítás, amelyet "
     "egy másik párosítás elkerülne).",
 }
+
+
+def every_warning(a, b, c) -> list[dict]:
+    """One warning of every code, in swiss.WARNINGS' order, of the players a, b and c."""
+    return [
+        {"code": swiss.REMATCH, "table": 1, "players": [a, b]},
+        {"code": swiss.FORBIDDEN_PAIR, "table": 1, "players": [a, b]},
+        {"code": swiss.SECOND_BYE, "player": c},
+        {"code": swiss.BYE_ABOVE, "player": c, "lower": a},
+        {"code": swiss.NOT_PROVEN},
+    ]
 
 
 def test_every_code_has_a_sample_here():
@@ -102,14 +113,7 @@ def paired(users):
     regs = enter(event, users, PLAYERS)
     services.start(event, users["org"])
     rnd = services.pair_next_round(event, users["org"])
-    a, b, c = (regs[name].pk for name in PLAYERS)
-    warnings = [
-        {"code": swiss.REMATCH, "table": 1, "players": [a, b]},
-        {"code": swiss.FORBIDDEN_PAIR, "table": 1, "players": [a, b]},
-        {"code": swiss.SECOND_BYE, "player": c},
-        {"code": swiss.BYE_ABOVE, "player": c, "lower": a},
-        {"code": swiss.NOT_PROVEN},
-    ]
+    warnings = every_warning(*(regs[name].pk for name in PLAYERS))
     Round.objects.filter(pk=rnd.pk).update(warnings=warnings)
     return event, regs
 
