@@ -9,6 +9,7 @@ from django.utils.safestring import SafeData, mark_safe
 from django.utils.translation import gettext as _
 
 from cardgame.hungarian import articles
+from cardgame.language import current_language
 
 register = template.Library()
 
@@ -25,6 +26,12 @@ MAX_MARKDOWN_CHARS = 20_000
 @register.filter
 def get_item(mapping, key):
     return (mapping or {}).get(key, "")
+
+
+@register.filter
+def in_language(names):
+    """The reader's one of a {"hu": ..., "en": ...} pair (engine.catalog's tables)."""
+    return names[current_language()]
 
 
 @register.filter
