@@ -35,11 +35,16 @@ GROUP = "kgk_engine"  # mypyc's shared library of the build: kgk_engine__mypyc
 # for clients (view) and this file stay Python.
 COMPILED = (
     "actions",
+    "announce",
     "basic_bots",
+    "bombard",
     "catalog",
     "combat",
+    "combat_base",
     "deck",
     "effects",
+    "executors",
+    "firing",
     "flow",
     "game",
     "ops",

@@ -490,3 +490,17 @@ def primitive_usage(cards) -> dict[str, int]:
         for name in names & set(usage):
             usage[name] += 1
     return usage
+
+
+def targeted(eff: dict) -> bool:
+    """Is this effect's target chosen when the card is played (and so can be lost)?"""
+    spec = eff.get("target")
+    if not isinstance(spec, dict):
+        return False
+    if spec["kind"] in ("self", "carrier"):
+        return False
+    if spec.get("count", 1) == "all" or spec.get("chooser", "you") != "you":
+        return False
+    if eff["effect"] == "return_to_centre" and eff.get("from") == "trash":
+        return False
+    return True

@@ -11,12 +11,14 @@ allowed now), each with a reason ``code``; the state is unchanged then.
 
 from typing import Any, Final, NamedTuple
 
+from . import announce as A
 from . import combat as C
 from . import ops
 from . import resolve as R
 from . import table as T
 from . import values as V
 from .actions import Action, IllegalAction, MalformedAction, parse_action
+from .combat_base import pay_card
 from .deck import Ruleset as DeckRuleset
 from .deck import check_deck
 from .flow import (
@@ -451,7 +453,7 @@ def check_main(state: GameState, seat: int, action: Action, statics=None) -> str
             return None
         if t == "interrupt" and d["subtype"] not in R.WINDOW_SUBTYPES["main"]:
             return "WRONG_PHASE"  # R 4.7.3
-        if not R.can_play_card(state, seat, card):
+        if not A.can_play_card(state, seat, card):
             if isinstance(d["credit_cost"], int) and V.card_cost(state, seat, card) > credits:
                 return "INSUFFICIENT_CREDITS"
             return "NO_TARGET"
@@ -525,7 +527,7 @@ def check_main(state: GameState, seat: int, action: Action, statics=None) -> str
         index = action.get("ability")
         if not (0 <= index < len(abilities)) or abilities[index]["trigger"] != "activated":
             return "NO_SUCH_ABILITY"
-        if not R.can_activate(state, seat, card, index):
+        if not A.can_activate(state, seat, card, index):
             return "CANNOT_ACTIVATE"
         return None
     return "NOT_A_MAIN_PHASE_ACTION"
@@ -799,7 +801,7 @@ def _centre_actions(state: GameState, seat: int, info: V.DefInfo, out: list) -> 
         elif t == "event" or (
             t == "interrupt" and defs[card.code]["subtype"] in R.WINDOW_SUBTYPES["main"]
         ):
-            if R.can_play_card(state, seat, card):
+            if A.can_play_card(state, seat, card):
                 out.append(_PLAY[cid] or _made(_PLAY, cid, "play"))
         if t == "base" or any_surface:
             out.append(_PLACE_SURFACE[cid] or _made(_PLACE_SURFACE, cid, "place", "to", "surface"))
@@ -824,7 +826,7 @@ def _in_play_actions(state: GameState, seat: int, info: V.DefInfo, out: list) ->
                 out.append(_PAY[card.id] or _made(_PAY, card.id, "pay"))
         else:
             for i in activated[card.code]:
-                if R.can_activate(state, seat, card, i):
+                if A.can_activate(state, seat, card, i):
                     out.append(Action.cached("activate", "ability", i, "card", card.id))
 
 
@@ -1020,10 +1022,10 @@ def do_main(
             return
         base = len(state.chain)
         R.open_window(state, next_seat(state, seat), "main", base)  # the others respond (R 12.3)
-        R.start_card(state, seat, card, ev)
+        A.start_card(state, seat, card, ev)
         return
     if kind == "pay":
-        C.pay_card(state, seat, state.cards[action.get("card")], ev, statics=statics, scope="main")
+        pay_card(state, seat, state.cards[action.get("card")], ev, statics=statics, scope="main")
         return
     if kind == "upgrade":
         cid = action.get("card")
@@ -1074,7 +1076,7 @@ def do_main(
         return
     if kind == "activate":
         R.open_window(state, next_seat(state, seat), "main", len(state.chain))
-        R.start_ability(state, seat, state.cards[action.get("card")], action.get("ability"), ev)
+        A.start_ability(state, seat, state.cards[action.get("card")], action.get("ability"), ev)
         return
     raise AssertionError(kind)  # pragma: no cover
 

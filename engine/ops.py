@@ -344,3 +344,12 @@ def reveal(state: GameState, ev: list, card_ids, viewer: int, zone: str, player:
         zone=zone,
         viewer=viewer,
     )
+
+
+def leave_combat(state: GameState, card: CardInstance):
+    """The card is no longer one of the combat's attackers, defenders or bombers."""
+    combat = state.combat
+    if combat is not None:
+        for key in ("attackers", "defenders", "bombers"):
+            if card.id in combat[key]:
+                combat[key].remove(card.id)

@@ -4,8 +4,8 @@ from engine_kit import CARDS, card, decision, do, ids, pass_windows, play, posit
 
 from engine import values as V
 from engine.effects import EFFECTS, PYTHON_FUNCTIONS, iter_effects
+from engine.executors import EXEC, PYTHON
 from engine.game import legal_actions
-from engine.resolve import EXEC, PYTHON
 
 LACI, DANI = 0, 1
 

@@ -17,6 +17,7 @@ from engine import ops
 from engine import resolve as R
 from engine import values as V
 from engine.actions import Action, IllegalAction
+from engine.announce import activatable, can_activate
 from engine.flow import HANDLERS, Event
 from engine.game import (
     Pending,
@@ -35,7 +36,6 @@ from engine.game import (
     new_game,
     pending,
 )
-from engine.resolve import activatable, can_activate
 from engine.rng import Rng
 from engine.state import cards_in_play, mark, marked_cards
 

@@ -23,9 +23,9 @@ from engine.basic_bots import HeuristicBot, RandomBot
 from engine.bots import BOTS, make_bot
 from engine.catalog import OPPOSING_RACE
 from engine.colonies import load_cards, random_colony
+from engine.executors import EXEC
 from engine.flow import HANDLERS
 from engine.game import apply, legal_actions, new_game, pending
-from engine.resolve import EXEC
 from engine.rng import Rng
 from engine.search import (
     HIDDEN,
