@@ -1,8 +1,8 @@
 // Replay of a finished game: every step from the chosen seat's view, with its events and
 // the combat as it happened (the same board, sentences and combat view as the live page).
+import * as B from "./board.js";
+
 (function () {
-  "use strict";
-  const B = window.KGKBoard;
   const S = B.S;
   const root = document.getElementById("replay");
   if (!document.getElementById("replay-controls")) return;

@@ -4,6 +4,7 @@ them from the server's phrase table, in a real Chromium: counted words agree wit
 
 import json
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 from django.conf import settings
@@ -13,18 +14,38 @@ from matches.presentation import client_strings
 
 pytestmark = pytest.mark.browser
 
-BOARD_JS = Path(settings.BASE_DIR) / "static" / "matches" / "board.js"
+STATIC = Path(settings.BASE_DIR) / "static"
+ORIGIN = "http://board.test"  # answered by the page's route below: no server needed
+
+
+def _board_page(new_page, lang):
+    """A page with the phrase table and the board's ES modules (static/matches/board.js,
+    which imports static/matches/board/*.js), served from the checkout."""
+    with translation.override(lang):
+        strings = json.dumps(client_strings()).replace("</", "<\\/")
+    html = (
+        f'<div data-lang="{lang}"></div>'
+        f'<script id="strings" type="application/json">{strings}</script>'
+        '<script type="module" src="/static/matches/board.js"></script>'
+    )
+
+    def serve(route):
+        path = urlparse(route.request.url).path
+        if path == "/":
+            route.fulfill(body=html, content_type="text/html")
+        else:
+            script = STATIC / path.removeprefix("/static/")
+            route.fulfill(body=script.read_text(encoding="utf-8"), content_type="text/javascript")
+
+    page = new_page()
+    page.route(f"{ORIGIN}/**", serve)
+    page.goto(f"{ORIGIN}/")
+    page.wait_for_function("window.KGKBoard")
+    return page
 
 
 def _describe(new_page, lang, events):
-    with translation.override(lang):
-        strings = json.dumps(client_strings()).replace("</", "<\\/")
-    page = new_page()
-    page.set_content(
-        f'<div data-lang="{lang}"></div>'
-        f'<script id="strings" type="application/json">{strings}</script>'
-    )
-    page.add_script_tag(content=BOARD_JS.read_text(encoding="utf-8"))
+    page = _board_page(new_page, lang)
     lines = page.evaluate(
         """(events) => events.map((ev) => {
             const parts = window.KGKBoard.describe(ev, (seat) => ["Anna", "Béla"][seat]);
@@ -75,13 +96,7 @@ def test_at_a_table_the_log_names_whose_colony_is_attacked(new_page, lang, line)
 
 
 def test_two_bots_of_one_kind_are_numbered(new_page):
-    with translation.override("en"):
-        strings = json.dumps(client_strings()).replace("</", "<\\/")
-    page = new_page()
-    page.set_content(
-        f'<div data-lang="en"></div><script id="strings" type="application/json">{strings}</script>'
-    )
-    page.add_script_tag(content=BOARD_JS.read_text(encoding="utf-8"))
+    page = _board_page(new_page, "en")
     names = page.evaluate(
         """() => [{bot: "heuristic", bot_number: 1}, {bot: "heuristic", bot_number: 2},
                   {bot: "random"}].map(window.KGKBoard.botName)"""

@@ -1,0 +1,14 @@
+// One way to make an element: attributes, listeners (on...) and children in one call.
+
+export function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  Object.entries(attrs || {}).forEach(([k, v]) => {
+    if (v === null || v === undefined || v === false) return;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  });
+  children.flat(Infinity).forEach((c) => { if (c !== null && c !== undefined && c !== false) node.append(c); });
+  return node;
+}
