@@ -28,12 +28,11 @@ from .cardtext_words import (
     distributes,
     en_adjectives,
     en_posts,
-    en_target,
     hu_adjectives,
-    hu_target,
     low,
     noun_of,
     player_subject,
+    target_phrase,
     words_after,
     words_before,
 )
@@ -60,14 +59,8 @@ def effect_phrase(effect: dict, card: dict) -> Phrase:
     return PHRASERS[name](effect, card)
 
 
-def _acc(target, card) -> tuple[str, bool]:
-    """The Hungarian accusative of a target and whether it is definite (verb form)."""
-    return hu_target(target, card, "acc")
-
-
 def _verb(definite: bool, definite_form: str, indefinite_form: str) -> str:
-    """Hungarian verbs agree with the definiteness of their object ("Semmisítsd meg ezt",
-    "Semmisíts meg egy")."""
+    """The Hungarian verb form that agrees with its object (see target_phrase)."""
     return definite_form if definite else indefinite_form
 
 
@@ -77,8 +70,8 @@ def _verb(definite: bool, definite_form: str, indefinite_form: str) -> str:
 @phraser("modify_stat")
 def _modify_stat(e, card) -> Phrase:
     target = e["target"]
-    subject, _ = hu_target(target, card)
-    phrase = en_target(target, card)
+    subject, _ = target_phrase(target, card)
+    phrase = subject.en
     distributive = ""
     if distributes(target):
         distributive, phrase = " egyenként", f"each of {phrase}"
@@ -89,21 +82,21 @@ def _modify_stat(e, card) -> Phrase:
         en_parts.append(f"{number} {EN_STAT[part['stat']]}{each.en}")
     duration = DURATIONS[e["duration"]]
     return Phrase(
-        f"{cap(subject)}{duration.hu}{distributive} {' és '.join(hu_parts)} kap{each.hu}.",
+        f"{cap(subject.hu)}{duration.hu}{distributive} {' és '.join(hu_parts)} kap{each.hu}.",
         f"{cap(phrase)} gets {' and '.join(en_parts)}{duration.en}.",
     )
 
 
 @phraser("grant_keyword")
 def _grant_keyword(e, card) -> Phrase:
-    subject, _ = hu_target(e["target"], card)
+    subject, _ = target_phrase(e["target"], card)
     keywords = [KEYWORDS[part["keyword"]] for part in e.get("_merged", [e])]
     duration = DURATIONS[e["duration"]]
     hu_names = " és ".join(keyword["hu"] for keyword in keywords)
     en_names = " and ".join(keyword["en"] for keyword in keywords)
     return Phrase(
-        f"{cap(subject)}{duration.hu} {hu_names} képességet kap.",
-        f"{cap(en_target(e['target'], card))} gains {en_names}{duration.en}.",
+        f"{cap(subject.hu)}{duration.hu} {hu_names} képességet kap.",
+        f"{cap(subject.en)} gains {en_names}{duration.en}.",
     )
 
 
@@ -200,11 +193,8 @@ def _peek(e, card) -> Phrase:
         return Phrase("Nézd meg a központodat.", "Look at your centre.")
     if zone == "colony_top":
         return _peek_colony_top(e, card, opponent)
-    phrase, definite = _acc(e["target"], card)
-    return Phrase(
-        f"{_verb(definite, 'Nézd', 'Nézz')} meg {phrase}.",
-        f"Look at {en_target(e['target'], card)}.",
-    )
+    phrase, definite = target_phrase(e["target"], card, "acc")
+    return Phrase(f"{_verb(definite, 'Nézd', 'Nézz')} meg {phrase.hu}.", f"Look at {phrase.en}.")
 
 
 def _peek_colony_top(e, card, opponent: bool) -> Phrase:
@@ -226,11 +216,11 @@ def _peek_colony_top(e, card, opponent: bool) -> Phrase:
 @phraser("search_colony")
 def _search_colony(e, card) -> Phrase:
     wanted = {"kind": "card", "filter": e.get("filter", {}), "count": e.get("amount", 1)}
-    found, _ = _acc(wanted, card)
+    found, _ = target_phrase(wanted, card, "acc")
     depth = e["depth"]
     return Phrase(
-        f"Nézd meg a kolóniád felső {depth} lapját, tegyél közülük {found} a központodba, majd keverd meg a kolóniádat.",
-        f"Look at the top {depth} cards of your colony, put {en_target(wanted, card)} from among them into your centre, then shuffle your colony.",
+        f"Nézd meg a kolóniád felső {depth} lapját, tegyél közülük {found.hu} a központodba, majd keverd meg a kolóniádat.",
+        f"Look at the top {depth} cards of your colony, put {found.en} from among them into your centre, then shuffle your colony.",
     )
 
 
@@ -242,11 +232,11 @@ def _destroy(e, card) -> Phrase:
     target = e["target"]
     if target.get("chooser") == "opponent" and target.get("owner") == "opponent":
         return _opponent_destroys(target)
-    phrase, definite = _acc(target, card)
+    phrase, definite = target_phrase(target, card, "acc")
     note = chooser_note(target)
     return Phrase(
-        f"{_verb(definite, 'Semmisítsd', 'Semmisíts')} meg {phrase}{note.hu}.",
-        f"Destroy {en_target(target, card)}{note.en}.",
+        f"{_verb(definite, 'Semmisítsd', 'Semmisíts')} meg {phrase.hu}{note.hu}.",
+        f"Destroy {phrase.en}{note.en}.",
     )
 
 
@@ -269,69 +259,66 @@ def _opponent_destroys(target) -> Phrase:
 @phraser("deal_damage")
 def _deal_damage(e, card) -> Phrase:
     target = e["target"]
-    subject, _ = hu_target(target, card)
+    subject, _ = target_phrase(target, card)
     number, each = amount(e["amount"], card)
-    phrase = en_target(target, card)
+    phrase = subject.en
     distributive = ""
     if distributes(target):
         distributive, phrase = " egyenként", f"each of {phrase}"
     note = chooser_note(target)
     return Phrase(
-        f"{cap(subject)}{distributive} {number} sebzést szenved{each.hu}{note.hu}.",
+        f"{cap(subject.hu)}{distributive} {number} sebzést szenved{each.hu}{note.hu}.",
         f"Deal {number} damage{each.en} to {phrase}{note.en}.",
     )
 
 
 @phraser("repair_damage")
 def _repair_damage(e, card) -> Phrase:
-    subject, _ = hu_target(e["target"], card)
-    phrase = cap(en_target(e["target"], card))
+    subject, _ = target_phrase(e["target"], card)
     if e["amount"] == "all":
         return Phrase(
-            f"{cap(subject)} visszanyeri a teljes páncélzatát.",
-            f"{phrase} regains all of its armour.",
+            f"{cap(subject.hu)} visszanyeri a teljes páncélzatát.",
+            f"{cap(subject.en)} regains all of its armour.",
         )
     number, each = amount(e["amount"], card)
     return Phrase(
-        f"{cap(subject)} visszanyer {number} páncélzatot{each.hu}.",
-        f"{phrase} regains {number} armour{each.en}.",
+        f"{cap(subject.hu)} visszanyer {number} páncélzatot{each.hu}.",
+        f"{cap(subject.en)} regains {number} armour{each.en}.",
     )
 
 
 @phraser("neutralize")
 def _neutralize(e, card) -> Phrase:
-    phrase, definite = _acc(e["target"], card)
+    phrase, definite = target_phrase(e["target"], card, "acc")
     return Phrase(
-        f"{_verb(definite, 'Semlegesítsd', 'Semlegesíts')} {phrase}.",
-        f"Neutralise {en_target(e['target'], card)}.",
+        f"{_verb(definite, 'Semlegesítsd', 'Semlegesíts')} {phrase.hu}.", f"Neutralise {phrase.en}."
     )
 
 
 @phraser("add_upgrades", "remove_upgrades")
 def _upgrades(e, card) -> Phrase:
-    subject, _ = hu_target(e["target"], card)
+    subject, _ = target_phrase(e["target"], card)
     number, each = amount(e["amount"], card)
     noun = "upgrade" if number == "1" else "upgrades"
-    phrase = en_target(e["target"], card)
     if e["effect"] == "add_upgrades":
         return Phrase(
-            f"{cap(subject)} {number} fejlesztést kap{each.hu}.",
-            f"Put {number} {noun}{each.en} on {phrase}.",
+            f"{cap(subject.hu)} {number} fejlesztést kap{each.hu}.",
+            f"Put {number} {noun}{each.en} on {subject.en}.",
         )
     return Phrase(
-        f"{cap(subject)} elveszít {number} fejlesztést{each.hu}.",
-        f"Remove {number} {noun}{each.en} from {phrase}.",
+        f"{cap(subject.hu)} elveszít {number} fejlesztést{each.hu}.",
+        f"Remove {number} {noun}{each.en} from {subject.en}.",
     )
 
 
 @phraser("rotate")
 def _rotate(e, card) -> Phrase:
     target = e["target"]
-    phrase, definite = _acc(target, card)
+    phrase, definite = target_phrase(target, card, "acc")
     note = chooser_note(target)
     return Phrase(
-        f"{_verb(definite, 'Fordítsd', 'Fordíts')} {HU_STATE[e['to']]} állapotba {phrase}{note.hu}.",
-        f"Turn {en_target(target, card)} {e['to']}{note.en}.",
+        f"{_verb(definite, 'Fordítsd', 'Fordíts')} {HU_STATE[e['to']]} állapotba {phrase.hu}{note.hu}.",
+        f"Turn {phrase.en} {e['to']}{note.en}.",
     )
 
 
@@ -339,17 +326,16 @@ def _rotate(e, card) -> Phrase:
 def _return_to_centre(e, card) -> Phrase:
     target = e["target"]
     if e.get("from") == "trash":
-        any_card = dict(target, owner="any")
-        phrase, definite = _acc(any_card, card)
+        phrase, definite = target_phrase(dict(target, owner="any"), card, "acc")
         return Phrase(
-            f"{_verb(definite, 'Tedd', 'Tegyél')} vissza {phrase} a szemetedből a központodba.",
-            f"Return {en_target(any_card, card)} from your trash to your centre.",
+            f"{_verb(definite, 'Tedd', 'Tegyél')} vissza {phrase.hu} a szemetedből a központodba.",
+            f"Return {phrase.en} from your trash to your centre.",
         )
-    subject, _ = hu_target(target, card)
+    subject, _ = target_phrase(target, card)
     note = chooser_note(target)
     return Phrase(
-        f"{cap(subject)} visszakerül a tulajdonosa központjába{note.hu}.",
-        f"Return {en_target(target, card)} to its owner's centre{note.en}.",
+        f"{cap(subject.hu)} visszakerül a tulajdonosa központjába{note.hu}.",
+        f"Return {subject.en} to its owner's centre{note.en}.",
     )
 
 

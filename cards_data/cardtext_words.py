@@ -284,6 +284,14 @@ def en_target(target, card) -> str:
     return f"{EN_NUM.get(count, str(count))} {core}{tail}"
 
 
+def target_phrase(target, card, case="nom") -> tuple[Phrase, bool]:
+    """A target's noun phrase in both languages (the Hungarian in `case`, "nom" or "acc")
+    and whether the Hungarian is definite: the verb agrees with it ("Semmisítsd meg ezt",
+    "Semmisíts meg egy")."""
+    hu, definite = hu_target(target, card, case)
+    return Phrase(hu, en_target(target, card)), definite
+
+
 def distributes(target) -> bool:
     """Whether an effect reaches each of several chosen targets ("each of two ships")."""
     count = target.get("count", 1)
