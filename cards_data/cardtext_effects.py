@@ -81,6 +81,7 @@ def _modify_stat(e, card) -> Phrase:
         hu_parts.append(f"{number} {HU_STAT_ACC[part['stat']]}")
         en_parts.append(f"{number} {EN_STAT[part['stat']]}{each.en}")
     duration = DURATIONS[e["duration"]]
+    # Hungarian puts "for each ..." after the verb; only a lone part can have one (_merge)
     return Phrase(
         f"{cap(subject.hu)}{duration.hu}{distributive} {' és '.join(hu_parts)} kap{each.hu}.",
         f"{cap(phrase)} gets {' and '.join(en_parts)}{duration.en}.",
@@ -114,9 +115,9 @@ _RESOURCE_VERBS = {
 def _resource(e, card) -> Phrase:
     number, each = amount(e["amount"], card)
     hu_you, hu_other, verb = _RESOURCE_VERBS[e["effect"]]
-    noun = "card" if e["effect"] == "draw" else "credit"
-    hu_thing = f"{number} {'lapot' if e['effect'] == 'draw' else 'creditet'}"
-    en_thing = f"{number} {noun}{'' if number == '1' else 's'}"
+    hu_noun, en_noun = ("lapot", "card") if e["effect"] == "draw" else ("creditet", "credit")
+    hu_thing = f"{number} {hu_noun}"
+    en_thing = f"{number} {en_noun}{'' if number == '1' else 's'}"
     player = e.get("player", "you")
     if player == "you":
         return Phrase(f"{hu_you} {hu_thing}{each.hu}.", f"{cap(verb)} {en_thing}{each.en}.")
@@ -130,19 +131,25 @@ def _resource(e, card) -> Phrase:
 @phraser("discard_from_colony")
 def _discard_from_colony(e, card) -> Phrase:
     number, each = amount(e["amount"], card)
-    hu_top = "felső lapját" if number == "1" else f"felső {number} lapját"
-    en_top = "the top card" if number == "1" else f"the top {number} cards"
+    top = _top_of(number)
     player = e.get("player", "you")
     if player == "you":
         return Phrase(
-            f"Dobd a kolóniád {hu_top}{each.hu} a pusztulatodba.",
-            f"Discard {en_top} of your colony{each.en} to your wasteland.",
+            f"Dobd a kolóniád {top.hu}{each.hu} a pusztulatodba.",
+            f"Discard {top.en} of your colony{each.en} to your wasteland.",
         )
     subject = player_subject(player)
     return Phrase(
-        f"{subject.hu} a kolóniája {hu_top}{each.hu} a pusztulatába dobja.",
-        f"{subject.en} discards {en_top} of their colony{each.en} to their wasteland.",
+        f"{subject.hu} a kolóniája {top.hu}{each.hu} a pusztulatába dobja.",
+        f"{subject.en} discards {top.en} of their colony{each.en} to their wasteland.",
     )
+
+
+def _top_of(number: str) -> Phrase:
+    """The top card(s) of a colony: "felső lapját" / "the top card"."""
+    if number == "1":
+        return Phrase("felső lapját", "the top card")
+    return Phrase(f"felső {number} lapját", f"the top {number} cards")
 
 
 @phraser("discard_from_centre")
@@ -199,8 +206,7 @@ def _peek(e, card) -> Phrase:
 
 def _peek_colony_top(e, card, opponent: bool) -> Phrase:
     number, _ = amount(e["amount"], card)
-    hu_top = "felső lapját" if number == "1" else f"felső {number} lapját"
-    en_top = "the top card" if number == "1" else f"the top {number} cards"
+    top = _top_of(number)
     hu_whose = "az ellenfeled kolóniájának" if opponent else "a kolóniád"
     en_whose = "your opponent's colony" if opponent else "your colony"
     then = NO_PHRASE
@@ -209,7 +215,7 @@ def _peek_colony_top(e, card, opponent: bool) -> Phrase:
             ", majd tedd vissza őket tetszőleges sorrendben", ", then put them back in any order"
         )
     return Phrase(
-        f"Nézd meg {hu_whose} {hu_top}{then.hu}.", f"Look at {en_top} of {en_whose}{then.en}."
+        f"Nézd meg {hu_whose} {top.hu}{then.hu}.", f"Look at {top.en} of {en_whose}{then.en}."
     )
 
 
