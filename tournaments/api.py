@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from cardgame.hungarian import articles
 from decks.models import Deck
 
-from . import online, pairing_warnings, penalties, selectors, services
+from . import online, pairing_warnings, penalties, problems, selectors, services
 from .models import AuditEntry, ForbiddenPair, Penalty, Registration, Round, TableSet, Tournament
 from .serializers import (
     ForbiddenPairInput,
@@ -54,10 +54,12 @@ def _call(fn, *args, **kwargs):
     except DjangoValidationError as error:
         detail = error.message_dict if hasattr(error, "error_dict") else {"detail": error.messages}
         raise ValidationError(detail) from error
+    except services.NotAllowed as error:
+        raise PermissionDenied(error.payload()) from error
     except DjangoPermissionDenied as error:
         raise PermissionDenied(str(error)) from error
     except services.Conflict as error:
-        raise ConflictError(str(error)) from error
+        raise ConflictError(error.payload()) from error
 
 
 # ------------------------------------------------------------------ serializers
@@ -96,13 +98,13 @@ def _tournament(pk) -> Tournament:
 
 def _staff(request, t):
     if not services.is_staff(request.user, t):
-        raise PermissionDenied("Only the organiser and the judges may do this.")
+        raise PermissionDenied(problems.payload("STAFF_ONLY"))
 
 
 def _my_reg(request, t) -> Registration:
     reg = selectors.my_registration(t, request.user)
     if reg is None:
-        raise ConflictError("You are not registered for this tournament.")
+        raise ConflictError(problems.payload("NOT_REGISTERED"))
     return reg
 
 

@@ -28,8 +28,9 @@ from matches.errors import MatchError
 from matches.services import create_match, judge_decide
 
 from .models import OnlineGame, Registration, Round, TableSet, Tournament
-from .rules import Conflict, require_staff, set_decided
+from .problems import GAME_REFUSED, Conflict
 from .rules import log as audit_log
+from .rules import require_staff, set_decided
 from .signals import announce_result
 
 log = logging.getLogger(__name__)
@@ -183,7 +184,7 @@ def judge_game(og: OnlineGame, staff, winner: Registration | None, reason: str) 
     if winner is None or winner.pk not in seats:
         raise ValidationError({"winner": [_("The winner must be one of the two players.")]})
     if og.winner_id is not None:
-        raise Conflict(_("This game already has a winner; correct the match result instead."))
+        raise Conflict("GAME_HAS_WINNER")
     game = og.game
     game.refresh_from_db()
     if game.status == "finished" and game.winner_seat is None:
@@ -197,7 +198,7 @@ def judge_game(og: OnlineGame, staff, winner: Registration | None, reason: str) 
         try:
             judge_decide(game, seats.index(winner.pk), reason)
         except MatchError as exc:
-            raise Conflict(exc.detail) from exc
+            raise Conflict(GAME_REFUSED, detail=exc.detail) from exc
     audit_log(
         match.tournament,
         staff,
@@ -214,6 +215,4 @@ def judge_game(og: OnlineGame, staff, winner: Registration | None, reason: str) 
 def require_offline(match: TableSet):
     """Players report only matches not played on the site (those come from the games)."""
     if match.tournament.online and not match.is_bye:
-        raise Conflict(
-            _("This match is played on the site: its result comes from the games themselves.")
-        )
+        raise Conflict("PLAYED_ON_SITE")

@@ -31,8 +31,9 @@ from matches.services import judge_decide
 
 from . import online
 from .models import Penalty, Registration, Round, TableSet, Tournament
+from .problems import GAME_REFUSED, Conflict
 from .registration import drop
-from .rules import Conflict, games_needed, log, plays_all_three, require_staff, set_decided
+from .rules import games_needed, log, plays_all_three, require_staff, set_decided
 from .selectors import rounds_paired
 from .signals import announce_result
 
@@ -92,13 +93,11 @@ def give_penalty(reg: Registration, staff, kind: str, infraction: str, note: str
     note = _validate(kind, infraction, note)
     reg = Registration.objects.select_for_update().select_related("player").get(pk=reg.pk)
     if t.status == Tournament.FINISHED:
-        raise Conflict(_("The event is over: penalties are given during the event."))
+        raise Conflict("EVENT_OVER_NO_PENALTY")
     if reg.disqualified:
-        raise Conflict(_("%(name)s is already disqualified from this event.") % {"name": reg.name})
+        raise Conflict("ALREADY_DISQUALIFIED", name=reg.name)
     if reg.dropped and kind in RESULT_KINDS:
-        raise Conflict(
-            _("%(name)s has dropped: they have no match left to lose.") % {"name": reg.name}
-        )
+        raise Conflict("DROPPED_NO_MATCH", name=reg.name)
     penalty = Penalty.objects.create(
         tournament=t, registration=reg, kind=kind, infraction=infraction, note=note, given_by=staff
     )
@@ -202,7 +201,7 @@ def _apply_online(match: TableSet, kind: str, opponent_is_a: bool, need: int):
         try:
             judge_decide(game, 0 if opponent_is_a else 1, "penalty")
         except MatchError as exc:
-            raise Conflict(exc.detail) from exc
+            raise Conflict(GAME_REFUSED, detail=exc.detail) from exc
 
 
 def apply_pending(match: TableSet, staff):

@@ -7,7 +7,7 @@ to `signals.result_confirmed` in apps.py)."""
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -18,8 +18,9 @@ from decks.services import add_to_collection
 
 from . import online, penalties
 from .models import Prize, Registration, TableSet, Tournament
+from .problems import Conflict, NotAllowed
 from .ranking import by_seed, cut_order, placings, playoff_size
-from .rules import Conflict, locked, log, require_staff
+from .rules import locked, log, require_staff
 from .selectors import swiss_finished
 
 
@@ -34,13 +35,11 @@ def start_playoff(t: Tournament, staff) -> list[TableSet]:
         first = "semi" if t.matches.filter(stage="semi").exists() else "final"
         return list(t.matches.filter(stage=first))
     if t.status != Tournament.RUNNING or not swiss_finished(t):
-        raise Conflict(_("The playoff starts after the last Swiss round is complete."))
+        raise Conflict("PLAYOFF_AFTER_SWISS")
     order = cut_order(t)
     size = playoff_size(len(order))
     if not size:
-        raise Conflict(
-            _("Fewer than two active players remain: finish the event after the Swiss rounds.")
-        )
+        raise Conflict("TOO_FEW_FOR_PLAYOFF")
     seeded = [row.id for row in order[: min(len(order), 4)]]
     for seed, reg_id in enumerate(seeded, 1):
         Registration.objects.filter(pk=reg_id).update(playoff_seed=seed)
@@ -72,7 +71,7 @@ def finish_swiss(t: Tournament, staff) -> Tournament:
     t = locked(t)
     require_staff(staff, t)
     if t.status != Tournament.RUNNING or not swiss_finished(t):
-        raise Conflict(_("The event can finish after the last Swiss round is complete."))
+        raise Conflict("FINISH_AFTER_SWISS")
     t.status = Tournament.FINISHED
     t.save(update_fields=["status"])
     log(t, staff, "finish_swiss", placings=[reg.name for reg in placings(t)])
@@ -126,14 +125,14 @@ def choose_first(match: TableSet, user, choice: str) -> TableSet:
     """The higher seed chooses to play or draw first in game 1 (R 18.7)."""
     match = TableSet.objects.select_for_update().get(pk=match.pk)
     if match.stage == "swiss":
-        raise Conflict(_("Play or draw is chosen only in the playoff."))
+        raise Conflict("CHOICE_PLAYOFF_ONLY")
     higher = by_seed([match.player_a, match.player_b])[0]
     if higher.player_id != user.id:
-        raise PermissionDenied(_("The higher seed chooses to play or draw."))
+        raise NotAllowed("NOT_HIGHER_SEED")
     if choice not in ("play", "draw"):
         raise ValidationError({"choice": [_("Choose play or draw.")]})
     if match.status != TableSet.PENDING or match.first_player_id:
-        raise Conflict(_("The choice is already made."))
+        raise Conflict("CHOICE_MADE")
     lower = match.player_b if higher == match.player_a else match.player_a
     match.first_player = higher if choice == "play" else lower
     match.save()
@@ -148,9 +147,9 @@ def award_prizes(t: Tournament, staff, cards_by_place: dict) -> list[Prize]:
     t = locked(t)
     require_staff(staff, t)
     if t.status != Tournament.FINISHED:
-        raise Conflict(_("Prizes are awarded when the event is finished."))
+        raise Conflict("PRIZES_WHEN_FINISHED")
     if t.prizes.filter(awarded_to__isnull=False).exists():
-        raise Conflict(_("The prizes have already been awarded."))
+        raise Conflict("PRIZES_AWARDED")
     placed = placings(t)
     if sorted(cards_by_place) != list(range(1, len(placed) + 1)):
         raise ValidationError(

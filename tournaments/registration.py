@@ -3,7 +3,7 @@ check-in, late entry, drops and re-activation, and the start that locks registra
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -13,9 +13,9 @@ from decks import play
 from decks.models import Deck
 
 from .models import Registration, Round, TableSet, Tournament
+from .problems import Conflict, NotAllowed
 from .rules import (
     TOURNAMENT_RULESET,
-    Conflict,
     DeckNotLegal,
     date_out_of_range,
     games_needed,
@@ -25,7 +25,7 @@ from .rules import (
     plays_all_three,
     require_staff,
 )
-from .selectors import late_entry_closed_text, late_entry_open, rounds_paired
+from .selectors import late_entry_closed_code, late_entry_open, rounds_paired
 from .signals import announce_result
 
 
@@ -60,7 +60,7 @@ def frozen_decklist(deck: Deck) -> tuple[list[list], int | None]:
 
 def _check_deck(player, deck: Deck) -> list[list]:
     if deck.owner_id != player.id:
-        raise PermissionDenied(_("You can register only with your own deck."))
+        raise NotAllowed("NOT_YOUR_DECK")
     cards, _version = frozen_decklist(deck)
     try:
         play.colony(cards, TOURNAMENT_RULESET)
@@ -82,13 +82,13 @@ def register(t: Tournament, player, deck: Deck) -> Registration:
     """
     t = locked(t)
     if t.status != Tournament.REGISTRATION:
-        raise Conflict(_("Registration is closed: the event has started."))
+        raise Conflict("REGISTRATION_CLOSED")
     if _deadline_passed(t):
-        raise Conflict(_("The decklist deadline has passed."))
+        raise Conflict("DECKLIST_DEADLINE_PASSED")
     cards = _check_deck(player, deck)
     version = deck.latest_version
     if Registration.objects.filter(tournament=t, player=player, disqualified=True).exists():
-        raise Conflict(_("You were disqualified from this event."))
+        raise Conflict("DISQUALIFIED")
     reg, created = Registration.objects.get_or_create(
         tournament=t,
         player=player,
@@ -110,9 +110,9 @@ def register(t: Tournament, player, deck: Deck) -> Registration:
 def unregister(reg: Registration, user):
     t = locked(reg.tournament)
     if reg.player_id != user.id and not is_staff(user, t):
-        raise PermissionDenied(_("You can withdraw only your own registration."))
+        raise NotAllowed("NOT_YOUR_REGISTRATION")
     if t.status != Tournament.REGISTRATION:
-        raise Conflict(_("The event has started: drop instead."))
+        raise Conflict("STARTED_DROP_INSTEAD")
     reg.delete()
 
 
@@ -127,16 +127,11 @@ def check_in(reg: Registration, user) -> Registration:
     t = locked(reg.tournament)
     staff = is_staff(user, t)
     if reg.player_id != user.id and not staff:
-        raise PermissionDenied(_("You can check in only yourself."))
+        raise NotAllowed("CHECK_IN_ONLY_YOURSELF")
     if t.status != Tournament.REGISTRATION:
         if reg.player_id != user.id:
-            raise Conflict(_("Check-in is closed: the event has started."))
-        raise Conflict(
-            _(
-                "Check-in is closed: the event has started without you. Ask the organiser "
-                "or a judge about a late entry."
-            )
-        )
+            raise Conflict("CHECK_IN_CLOSED")
+        raise Conflict("CHECK_IN_CLOSED_WITHOUT_YOU")
     reg = Registration.objects.select_for_update().get(pk=reg.pk)
     if reg.checked_in:
         return reg
@@ -153,7 +148,7 @@ def check_in_many(t: Tournament, staff, reg_ids) -> int:
     t = locked(t)
     require_staff(staff, t)
     if t.status != Tournament.REGISTRATION:
-        raise Conflict(_("Check-in is closed: the event has started."))
+        raise Conflict("CHECK_IN_CLOSED")
     regs = list(
         t.registrations.filter(pk__in=list(reg_ids), checked_in=False).select_related("player")
     )
@@ -176,10 +171,10 @@ def late_entry(t: Tournament, staff, player, deck: Deck) -> Registration:
     t = locked(t)
     require_staff(staff, t)
     if not late_entry_open(t):
-        raise Conflict(late_entry_closed_text(t))
+        raise Conflict(late_entry_closed_code(t))
     cards = _check_deck(player, deck)
     if Registration.objects.filter(tournament=t, player=player).exists():
-        raise Conflict(_("This player is already registered."))
+        raise Conflict("ALREADY_REGISTERED")
     first = rounds_paired(t) + 1
     reg = Registration.objects.create(
         tournament=t,
@@ -208,9 +203,9 @@ def drop(reg: Registration, user) -> Registration:
     reg = Registration.objects.select_for_update().get(pk=reg.pk)
     staff = is_staff(user, t)
     if reg.player_id != user.id and not staff:
-        raise PermissionDenied(_("You can drop only yourself."))
+        raise NotAllowed("DROP_ONLY_YOURSELF")
     if t.status == Tournament.FINISHED:
-        raise Conflict(_("The event is over: there is nothing to drop from."))
+        raise Conflict("EVENT_OVER_NO_DROP")
     if reg.dropped:
         return reg
     reg.dropped = True
@@ -261,15 +256,10 @@ def reactivate(reg: Registration, staff) -> Registration:
     t = locked(reg.tournament)
     require_staff(staff, t)
     if t.status in (Tournament.PLAYOFF, Tournament.FINISHED):
-        raise Conflict(
-            _("Re-activation is possible only before the playoff: a dropped player stays out.")
-        )
+        raise Conflict("REACTIVATE_BEFORE_PLAYOFF")
     reg = Registration.objects.select_for_update().get(pk=reg.pk)
     if reg.disqualified:
-        raise Conflict(
-            _("%(name)s was disqualified: a disqualified player cannot be re-activated.")
-            % {"name": reg.name}
-        )
+        raise Conflict("REACTIVATE_DISQUALIFIED", name=reg.name)
     if not reg.dropped:
         return reg
     reg.dropped = False
@@ -285,13 +275,13 @@ def start(t: Tournament, staff) -> Tournament:
     t = locked(t)
     require_staff(staff, t)
     if t.status != Tournament.REGISTRATION:
-        raise Conflict(_("The event has already started."))
+        raise Conflict("ALREADY_STARTED")
     no_show = list(
         t.registrations.filter(checked_in=False).values_list("player__username", flat=True)
     )
     t.registrations.filter(checked_in=False).update(dropped=True, dropped_after_round=0)
     if t.registrations.filter(dropped=False).count() < 2:
-        raise Conflict(_("At least two checked-in players are needed to start."))
+        raise Conflict("TOO_FEW_TO_START")
     t.status = Tournament.RUNNING
     t.started_at = timezone.now()
     # The number of rounds is fixed at the start (R 18.7), so later drops do not change it.

@@ -6,14 +6,15 @@ playoff's next sets, a Swiss draft paired on the old result) follows from there.
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from . import online
 from .models import OnlineGame, Registration, Round, TableSet
 from .penalties import penalty_games
-from .rules import JUDGE_REASONS, Conflict, check_score, log, require_staff
+from .problems import Conflict, NotAllowed
+from .rules import JUDGE_REASONS, check_score, log, require_staff
 from .signals import announce_result
 
 
@@ -33,14 +34,14 @@ def _seat(match: TableSet, user) -> Registration:
     for reg in (match.player_a, match.player_b):
         if reg is not None and reg.player_id == user.id:
             return reg
-    raise PermissionDenied(_("You are not playing in this match."))
+    raise NotAllowed("NOT_IN_MATCH")
 
 
 def _playable(match: TableSet):
     if match.is_bye:
-        raise Conflict(_("A bye needs no result."))
+        raise Conflict("BYE_NO_RESULT")
     if match.round is not None and match.round.status != Round.PUBLISHED:
-        raise Conflict(_("This round is not published yet."))
+        raise Conflict("ROUND_NOT_PUBLISHED")
 
 
 @transaction.atomic
@@ -51,9 +52,9 @@ def report(match: TableSet, user, games_a: int, games_b: int, *, timed_out=False
     _playable(match)
     online.require_offline(match)
     if match.status in (TableSet.CONFIRMED, TableSet.DISPUTED, TableSet.NEEDS_JUDGE):
-        raise Conflict(_("This result is final or with a judge; ask a judge to change it."))
+        raise Conflict("RESULT_FINAL")
     if match.status == TableSet.REPORTED and match.reported_by_id != seat.pk:
-        raise Conflict(_("Your opponent has reported: confirm or dispute their result."))
+        raise Conflict("OPPONENT_REPORTED")
     if timed_out:
         match.status = TableSet.NEEDS_JUDGE
         match.reported_by = seat
@@ -73,9 +74,9 @@ def confirm(match: TableSet, user) -> TableSet:
     match = TableSet.objects.select_for_update().get(pk=match.pk)
     seat = _seat(match, user)
     if match.status != TableSet.REPORTED:
-        raise Conflict(_("There is no reported result to confirm."))
+        raise Conflict("NOTHING_TO_CONFIRM")
     if match.reported_by_id == seat.pk:
-        raise Conflict(_("Your opponent must confirm the result you reported."))
+        raise Conflict("OPPONENT_CONFIRMS")
     match.status = TableSet.CONFIRMED
     match.save()
     announce_result(match)
@@ -87,7 +88,7 @@ def dispute(match: TableSet, user) -> TableSet:
     match = TableSet.objects.select_for_update().get(pk=match.pk)
     seat = _seat(match, user)
     if match.status != TableSet.REPORTED or match.reported_by_id == seat.pk:
-        raise Conflict(_("Only a result your opponent reported can be disputed."))
+        raise Conflict("NOTHING_TO_DISPUTE")
     match.status = TableSet.DISPUTED
     match.save()
     return match
@@ -100,15 +101,13 @@ def enter_result(match: TableSet, staff, games_a: int, games_b: int) -> TableSet
     match = TableSet.objects.select_for_update().select_related("tournament").get(pk=match.pk)
     require_staff(staff, match.tournament)
     if match.is_bye:
-        raise Conflict(_("A bye needs no result."))
+        raise Conflict("BYE_NO_RESULT")
     _playable(match)
     online.require_offline(match)
     if match.status == TableSet.CONFIRMED:
-        raise Conflict(
-            _("This match already has a confirmed result: changing it is a judge ruling.")
-        )
+        raise Conflict("ALREADY_CONFIRMED")
     if match.status in (TableSet.DISPUTED, TableSet.NEEDS_JUDGE):
-        raise Conflict(_("This match is with a judge: enter a judge ruling with its reason."))
+        raise Conflict("WITH_A_JUDGE")
     check_score(match, games_a, games_b)
     check_penalty_games(match, games_a, games_b)
     match.games_a, match.games_b = games_a, games_b
@@ -143,7 +142,7 @@ def judge_result(match: TableSet, staff, games_a: int, games_b: int, reason: str
     if reason not in JUDGE_REASONS:
         raise ValidationError({"reason": [_("The reason is time, ruling or correction.")]})
     if match.is_bye:
-        raise Conflict(_("A bye has no result to judge."))
+        raise Conflict("BYE_NOT_JUDGED")
     check_score(match, games_a, games_b)
     _require_correctable(match, games_a, games_b)
     before = {"games_a": match.games_a, "games_b": match.games_b, "status": match.status}
@@ -179,20 +178,10 @@ def _require_correctable(match: TableSet, games_a: int, games_b: int):
     """Refuse a change whose consequences were already played (R 18.5: the judge decides)."""
     t = match.tournament
     if t.prizes.filter(awarded_to__isnull=False).exists():
-        raise Conflict(
-            _(
-                "The prizes have been awarded on the current results, so results can no "
-                "longer change here; the judge decides."
-            )
-        )
+        raise Conflict("PRIZES_AWARDED_RESULTS_FIXED")
     if match.stage == "swiss":
         if t.matches.filter(round__isnull=True).exists():
-            raise Conflict(
-                _(
-                    "The playoff was seeded from the Swiss results and has started: a Swiss "
-                    "result can no longer change; the judge decides."
-                )
-            )
+            raise Conflict("PLAYOFF_SEEDED_SWISS_FIXED")
         return
     if match.stage == "semi" and _winner_changes(match, games_a, games_b):
         later = t.matches.filter(stage__in=["final", "third"])
@@ -201,10 +190,4 @@ def _require_correctable(match: TableSet, games_a: int, games_b: int):
             or OnlineGame.objects.filter(match__in=later).exists()
         )
         if played:
-            raise Conflict(
-                _(
-                    "The final or the third-place match has already been played on this "
-                    "semi-final's old result, so its winner can no longer change; the judge "
-                    "decides."
-                )
-            )
+            raise Conflict("SEMI_WINNER_FIXED")

@@ -11,11 +11,10 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from cardgame.hungarian import articles
-
 from . import online, penalties, swiss
 from .models import ForbiddenPair, Registration, Round, TableSet, Tournament
-from .rules import MAX_EXTENSION, Conflict, locked, log, require_staff
+from .problems import Conflict
+from .rules import MAX_EXTENSION, locked, log, require_staff
 from .seating_sql import insert_tables
 from .selectors import round_complete
 from .standings_query import collector_paused, standings_table
@@ -23,7 +22,7 @@ from .standings_query import collector_paused, standings_table
 
 def _forbidden_pairs_open(t: Tournament):
     if t.status not in (Tournament.REGISTRATION, Tournament.RUNNING):
-        raise Conflict(_("Forbidden pairs can be changed only before the playoff."))
+        raise Conflict("FORBIDDEN_PAIRS_CLOSED")
 
 
 @transaction.atomic
@@ -138,17 +137,15 @@ def pair_round(t: Tournament, staff) -> tuple[Round, bool]:
     t = locked(t)
     require_staff(staff, t)
     if t.status != Tournament.RUNNING:
-        raise Conflict(_("Rounds are paired only during the Swiss stage."))
+        raise Conflict("NOT_SWISS_STAGE")
     last = t.rounds.order_by("-number").first()
     if last is not None and last.status == Round.DRAFT:
         return last, False
     if last is not None and not round_complete(last):
-        raise Conflict(
-            articles(_("Round %(n)s still has unfinished matches.") % {"n": last.number})
-        )
+        raise Conflict("ROUND_UNFINISHED", n=last.number)
     number = (last.number if last else 0) + 1
     if number > t.planned_rounds():
-        raise Conflict(_("All Swiss rounds have been played."))
+        raise Conflict("ALL_ROUNDS_PLAYED")
     pairing = _pairing(t, number)
     seed = f"{t.seed}:{number}"
     try:
@@ -189,16 +186,11 @@ def repair_round(rnd: Round, staff) -> tuple[Round, bool]:
     require_staff(staff, t)
     rnd = Round.objects.select_for_update().filter(pk=rnd.pk, tournament=t).first()
     if rnd is None:
-        raise Conflict(_("This round no longer exists."))
+        raise Conflict("ROUND_GONE")
     if rnd.status != Round.DRAFT:
-        raise Conflict(
-            articles(
-                _("Round %(n)s is published: its pairing can no longer be changed.")
-                % {"n": rnd.number}
-            )
-        )
+        raise Conflict("ROUND_PUBLISHED", n=rnd.number)
     if t.status != Tournament.RUNNING:
-        raise Conflict(_("Rounds are paired only during the Swiss stage."))
+        raise Conflict("NOT_SWISS_STAGE")
     late = list(
         t.registrations.filter(late_entry_round__gt=rnd.number, dropped=False).values_list(
             "pk", flat=True
@@ -258,15 +250,7 @@ def publish_round(rnd: Round, staff) -> Round:
             .values_list("player__username", flat=True)
         )
         if unseated:
-            raise Conflict(
-                articles(
-                    _(
-                        "Round %(n)s is the last Swiss round and was paired before the late "
-                        "entry of %(names)s: pair it again first, so that they play it."
-                    )
-                    % {"n": rnd.number, "names": ", ".join(unseated)}
-                )
-            )
+            raise Conflict("LAST_ROUND_BEFORE_LATE_ENTRY", n=rnd.number, names=", ".join(unseated))
     rnd.status = Round.PUBLISHED
     rnd.published_at = timezone.now()
     rnd.save(update_fields=["status", "published_at"])
@@ -289,9 +273,9 @@ def extend_time(match: TableSet, staff, minutes) -> TableSet:
     if isinstance(minutes, bool) or not isinstance(minutes, int) or minutes < 1:
         raise ValidationError({"minutes": [_("Give the extra minutes as a whole number.")]})
     if match.is_bye or match.round is None or match.round.status != Round.PUBLISHED:
-        raise Conflict(_("Only a table of a published Swiss round gets a time extension."))
+        raise Conflict("EXTENSION_PUBLISHED_ONLY")
     if match.status == TableSet.CONFIRMED:
-        raise Conflict(_("This match is over: it needs no more time."))
+        raise Conflict("MATCH_OVER_NO_TIME")
     if match.extra_minutes + minutes > MAX_EXTENSION:
         raise ValidationError(
             {"minutes": [_("A table gets at most %(n)s extra minutes.") % {"n": MAX_EXTENSION}]}

@@ -1,23 +1,21 @@
 """The rules every tournament write shares (R 18): its errors, who may act, the audit log,
 the event's limits and what a set's score must be.
 
-Errors: `django.core.exceptions.ValidationError` for bad input (API: 400),
-`Conflict` for an action not allowed in the tournament's current state (API: 409),
-`PermissionDenied` for someone who may not act (API: 403).
+Errors: `django.core.exceptions.ValidationError` for bad input (API: 400), and the
+refusals of problems.py, each with a code and its sentence: `Conflict` for an action not
+allowed in the tournament's current state (API: 409), `NotAllowed` (a PermissionDenied)
+for someone who may not act (API: 403).
 """
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from .models import AuditEntry, TableSet, Tournament
+from .problems import NotAllowed
 
 TOURNAMENT_RULESET = "original"  # R 9.6, R 18.1
-
-
-class Conflict(Exception):
-    """The action is not allowed in the tournament's current state (HTTP 409)."""
 
 
 class DeckNotLegal(ValidationError):
@@ -47,7 +45,7 @@ def is_staff(user, tournament: Tournament) -> bool:
 
 def require_staff(user, tournament: Tournament):
     if not is_staff(user, tournament):
-        raise PermissionDenied(_("Only the organiser and the judges may do this."))
+        raise NotAllowed("STAFF_ONLY")
 
 
 def log(tournament, actor, action, match=None, **data):

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from cardgame.hungarian import articles
 
 from .models import Penalty, Prize, Registration, Round, TableSet, Tournament
+from .problems import sentence
 from .ranking import cut_order, draw_key, final_order, placings, playoff_size
 from .rules import is_staff
 from .standings import FLOOR
@@ -78,16 +79,18 @@ def late_entry_open(t: Tournament) -> bool:
     return last.number < t.planned_rounds()
 
 
+def late_entry_closed_code(t: Tournament) -> str:
+    """Why a late entry is not possible now: the refusal's code (problems.py)."""
+    if t.status == Tournament.REGISTRATION:
+        return "NOT_STARTED_REGISTER"
+    if t.status == Tournament.RUNNING:
+        return "LATE_ENTRY_CLOSED"
+    return "LATE_ENTRY_SWISS_ONLY"
+
+
 def late_entry_closed_text(t: Tournament) -> str:
     """Why a late entry is not possible now, in a sentence a person can act on."""
-    if t.status == Tournament.REGISTRATION:
-        return _("The event has not started: register the player as usual.")
-    if t.status == Tournament.RUNNING:
-        return _(
-            "Late entry is closed: every Swiss round has been paired and published, so a "
-            "late entrant would play no round."
-        )
-    return _("Late entry is possible only during the Swiss rounds.")
+    return sentence(late_entry_closed_code(t))
 
 
 def round_complete(rnd: Round) -> bool:

@@ -1,7 +1,8 @@
 """The tournaments app's writes, named in one place for views, the API, simulations and
 tests (R 18). Each responsibility has its own module; this one holds no rule itself:
 
-- rules.py: the errors, who may act, the audit log, the limits and the score rules;
+- problems.py: every refusal's code and sentence (Conflict, NotAllowed);
+- rules.py: who may act, the audit log, the limits and the score rules;
 - registration.py: creating an event, entries, check-in, late entry, drops, the start;
 - rounds.py: forbidden pairs, pairing a Swiss round (swiss.py), publishing it, time;
 - results.py: reporting, confirming, entering and judging a set's result;
@@ -16,6 +17,7 @@ draft follow from it, so recording a result calls neither by name.
 from django.core.exceptions import PermissionDenied
 
 from .playoff import advance_playoff, award_prizes, choose_first, finish_swiss, start_playoff
+from .problems import Conflict, NotAllowed
 from .ranking import cut_order, decided_placings, final_order, placings, playoff_size
 from .registration import (
     check_in,
@@ -54,7 +56,6 @@ from .rules import (
     LAST_YEAR,
     MAX_EXTENSION,
     TOURNAMENT_RULESET,
-    Conflict,
     DeckNotLegal,
     check_score,
     date_out_of_range,
@@ -80,6 +81,7 @@ __all__ = [
     "JUDGE_REASONS",
     "LAST_YEAR",
     "MAX_EXTENSION",
+    "NotAllowed",
     "TOURNAMENT_RULESET",
     "Conflict",
     "DeckNotLegal",

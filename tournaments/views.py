@@ -5,7 +5,6 @@ slips (and their CSV), decklists, the venue's screen and the bracket. What a for
 import csv
 from decimal import Decimal
 
-from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import formats
@@ -16,6 +15,7 @@ from decks.models import Deck
 
 from . import selectors, services
 from .models import Tournament
+from .problems import NotAllowed
 
 
 def tournament_list(request):
@@ -135,7 +135,7 @@ def decklist(request, pk, reg_id):
     t = get_object_or_404(Tournament, pk=pk)
     reg = get_object_or_404(t.registrations.select_related("player"), pk=reg_id)
     if not selectors.decklist_visible(t, reg, request.user):
-        raise PermissionDenied(_("Decklists are published when the event is finished."))
+        raise NotAllowed("DECKLIST_HIDDEN")
     counts = dict((code, count) for code, count in reg.cards)
     cards = Card.objects.filter(code__in=counts).order_by("code")
     entries = [(counts[c.code], c) for c in cards]

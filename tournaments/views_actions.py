@@ -327,7 +327,7 @@ def _late_entry(request, t):
     deck_name = (request.POST.get("deck") or "").strip()[:100]
     try:
         if not services.late_entry_open(t):
-            raise services.Conflict(services.late_entry_closed_text(t))
+            raise services.Conflict(selectors.late_entry_closed_code(t))
         player = get_user_model().objects.filter(username=name).first() if name else None
         if player is None:
             raise ValidationError(
