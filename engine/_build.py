@@ -31,8 +31,8 @@ HERE = Path(__file__).resolve().parent
 OUT = HERE.parent / "build" / "engine-mypyc"  # the compiled build (not in git)
 GROUP = "kgk_engine"  # mypyc's shared library of the build: kgk_engine__mypyc
 # The modules compiled: the rules and what they call at every decision. The tools (notation,
-# simulate, soak, colonies), the bots by name and the search bot (bots, search), the projection
-# for clients (view) and this file stay Python.
+# simulate, soak, colonies), the bots by name and the search bot (bots, search,
+# observation), the projection for clients (view) and this file stay Python.
 COMPILED = (
     "actions",
     "announce",
@@ -47,6 +47,8 @@ COMPILED = (
     "firing",
     "flow",
     "game",
+    "main_actions",
+    "main_phase",
     "ops",
     "resolve",
     "rng",

@@ -31,7 +31,7 @@ from .resolve import expire_cards, open_window
 from .state import CardInstance, GameState, get_card, marked_cards
 
 # crew id -> ship id -> the shared Action "board" of that crew onto that ship, None until made:
-# lists indexed by id, as engine.game's cash rows (a crew's row grown to the largest ship id
+# lists indexed by id, as engine.main_actions' cash rows (a crew's row grown to the largest ship id
 # it is read with). ~9 a boarding decision: a list item where Action.cached built, hashed and
 # compared a five-item key tuple (~170 ns an action in both builds)
 _BOARD_ROWS: Final[list[list[Action | None]]] = []

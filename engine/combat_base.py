@@ -124,7 +124,7 @@ def pay_card(
 ) -> None:
     """Pay a face-down card (R 6.8.4) as an interrupt (R 11.3.2 / 12.1b): the payment goes
     on the chain and the opponent may respond first (R 12.3); it takes effect when the
-    chain resolves (``resolve.finish_payment``: face up, paid, X locked, on_pay)."""
+    chain resolves (``announce.finish_payment``: face up, paid, X locked, on_pay)."""
     base = announce_payment(state, seat, card, ev, why, statics)
     open_window(state, next_seat(state, seat), scope, base)
 

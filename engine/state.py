@@ -11,8 +11,13 @@ Hidden identities: a card gets a fresh instance id whenever it enters a hidden
 zone (colony, centre, wasteland, or face down into play), whenever it leaves one
 (a hidden card that changes zone never keeps its id, R 16.2) and whenever its pile
 is shuffled, so an opponent can never follow it by id (NOTES.md, docs/rulings.md).
-Only crew boarding a ship for a combat and coming back (engine.combat.board) keep
+Only crew boarding a ship for a combat and coming back (engine.combat_base.board) keep
 their id: everyone watches that card move.
+
+Why it stays whole (a little over 600 lines): the classes and the moves that keep their
+invariants (fresh ids on hidden moves, the marks, the epochs the caches of engine.values
+and engine.main_actions read) are one unit; a move written elsewhere could change a card
+without them.
 """
 
 from dataclasses import dataclass, field

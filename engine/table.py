@@ -62,7 +62,7 @@ _OPPONENT_WORDS: Final = ("owner", "player", "chooser", "by")
 def mentions_opponent(effects) -> bool:
     """Does this effect list name "the opponent" anywhere (targets, players, amounts such as
     "for each enemy ship", choose_one options)? attack_surcharge names it by default;
-    taking control of a ship is the one Python effect that does (resolve._gain_control)."""
+    taking control of a ship is the one Python effect that does (executors._gain_control)."""
     for eff in effects:
         if eff.get("effect") == "attack_surcharge" and eff.get("player", "opponent") == "opponent":
             return True

@@ -5,6 +5,12 @@ Nothing here changes the state. Current values follow R 5.1.3: printed value
 continuous ("static") abilities of paid cards in play, floored at 0 (R 1.4).
 Filters that look at a card's identity (type, subtype, race, cost) only match
 face-up cards, so a legal-target list never reveals a face-down card.
+
+Why it stays whole (over 600 lines): its parts call each other both ways. The static
+abilities and stats read filters and conditions (a static ability names the cards it
+changes by a filter), and the filters read stats and keywords (which static abilities
+grant); all of them share the per-state memo of static abilities (``_card_memo``). A split
+would cut through that loop or expose the memo to other modules.
 """
 
 from typing import Any, Final

@@ -29,7 +29,7 @@ def _sees(card, viewer) -> bool:
     return card.zone != "colony"
 
 
-sees = _sees  # the same rule for engine.search's observation (one home for "who may look")
+sees = _sees  # the same rule for engine.observation's (one home for "who may look")
 
 
 def card_view(state: GameState, card, viewer) -> dict:

@@ -61,7 +61,7 @@ def test_every_way_into_a_game_uses_the_same_definitions(catalogue, alice, bob):
     from decklab.chunks import run_colonies
     from decklab.models import LabRun
     from decklab.reference import reference_decks
-    from engine.search import card_pool
+    from engine.observation import card_pool
     from engine.serialize import load
     from matches import services
     from matches.positions import initial_state

@@ -19,23 +19,18 @@ from engine import values as V
 from engine.actions import Action, IllegalAction
 from engine.announce import activatable, can_activate
 from engine.flow import HANDLERS, Event
-from engine.game import (
-    Pending,
+from engine.game import Pending, _was_offered, apply, legal_actions, new_game, pending
+from engine.main_actions import (
     _attacks_on,
     _base_lists,
     _candidates,
     _find_candidates,
     _fit_tables,
     _pay_reason,
-    _was_offered,
-    apply,
-    check_main,
-    legal_actions,
     main_actions,
     main_candidates,
-    new_game,
-    pending,
 )
+from engine.main_phase import check_main
 from engine.rng import Rng
 from engine.state import cards_in_play, mark, marked_cards
 
@@ -249,7 +244,7 @@ def test_a_list_offered_for_an_earlier_decision_is_not_taken_as_checked():
 def test_shared_main_actions_are_made_again_after_their_table_is_cleared():
     """The tables of shared main-phase actions are made on first use: a cleared table
     makes its actions again, equal to those of before."""
-    from engine import game
+    from engine import main_actions as game
 
     def read():
         game._fit_tables(10)

@@ -9,7 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import values as V
-from engine.game import check_main, legal_actions, main_actions, main_candidates, pending
+from engine.game import legal_actions, pending
+from engine.main_actions import main_actions, main_candidates
+from engine.main_phase import check_main
 from engine.ruleset import Ruleset
 from engine.state import IN_PLAY
 

@@ -26,16 +26,9 @@ from engine.colonies import load_cards, random_colony
 from engine.executors import EXEC
 from engine.flow import HANDLERS
 from engine.game import apply, legal_actions, new_game, pending
+from engine.observation import HIDDEN, card_pool, determinise, observe
 from engine.rng import Rng
-from engine.search import (
-    HIDDEN,
-    WIN_MARGIN,
-    SearchBot,
-    card_pool,
-    determinise,
-    observe,
-    outcome,
-)
+from engine.search import WIN_MARGIN, SearchBot, outcome
 from engine.serialize import clone, dump
 from engine.view import sees, view
 

@@ -5,7 +5,9 @@ from engine_kit import card, decision, do, ids, position
 
 from engine import values as V
 from engine.actions import IllegalAction
-from engine.game import check_main, legal_actions, main_actions, main_candidates
+from engine.game import legal_actions
+from engine.main_actions import main_actions, main_candidates
+from engine.main_phase import check_main
 from engine.ruleset import Ruleset
 
 P1, P2 = 0, 1
