@@ -415,9 +415,9 @@ def _exact(ps: list[_P], seeded: list[_P], n: int, seed, budget: int | None, lin
                         continue
                 todo.append(k)
             if not per_level and n > UNIQUE_LIMIT and (line or budget is None):
-                # M0 is off the L bound, or at it with no pairing of the parts there: weigh
-                # the floaters (`_parts_by_floaters`), each part solved on the line ("auto")
-                # or by matching ("exact")
+                # M0 is at the G1 and G2 bounds but off the L bound: weigh the floaters
+                # (`_parts_by_floaters`), each part solved on the line ("auto") or by
+                # matching ("exact")
                 if line:
                     solve_part = _least_s_on_the_line
                 else:
@@ -526,10 +526,10 @@ FLOAT_SLACK = 8
 FLOAT_CHOICES = 2000
 """The most choices of floaters `_parts_by_floaters` weighs before it gives up."""
 
-SMALL_PART = 12
-"""A part of at most this many players is solved on the line with no bound on S: its
-programme then keeps at most 2**12 = LINE_STATES states, so finding no clean pairing
-proves that there is none."""
+SMALL_PART = LINE_STATES.bit_length() - 1
+"""A part of at most this many players (12) is solved on the line with no bound on S: its
+programme then keeps at most 2**SMALL_PART <= LINE_STATES states, so finding no clean
+pairing proves that there is none."""
 
 
 class _Unknown(Exception):
