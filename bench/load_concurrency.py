@@ -6,7 +6,8 @@ client threads, each with its own keep-alive-less HTTP requests, send for `--sec
   search    GET /api/cards/?q=...   (the queries of bench/search_latency.py)
   validate  POST /api/decks/validate/ with a 45-card colony
 Per endpoint: requests, errors (any status but 200), throughput, p50 / p95. `--runs` runs;
-the medians of the runs are printed as a Markdown table for bench/RESULTS.md.
+the medians of the runs are printed as a Markdown table for bench/RESULTS.md. `--port`
+sets the server's port (default: a free one); the rate limits are lifted (benchdb).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/kgk .venv/bin/python bench/load_concurrency.py
 """
@@ -29,11 +30,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from benchdb import bench_url, percentile, recreate_database  # noqa: E402
+from benchdb import BENCH_RATES, bench_url, percentile, recreate_database  # noqa: E402
 from live_kit import LiveSite, prepare, site_env  # noqa: E402
 from search_latency import QUERIES  # noqa: E402
-
-HIGH_RATES = {"RATE_SEARCH": "1000000/min", "RATE_IMPORT": "1000000/min"}
 
 
 def colony() -> list[dict]:
@@ -105,15 +104,19 @@ def main():
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--db", default="kgk_load")
+    parser.add_argument("--port", type=int, help="the server's port (default: a free one)")
     args = parser.parse_args()
     url = bench_url(
         os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/kgk"), args.db
     )
     recreate_database(url)
-    env = site_env(url, DATABASE_POOL="1", **HIGH_RATES)
+    env = site_env(url, DATABASE_POOL="1", **BENCH_RATES)
     prepare(env, ["load"], migrate=True)
     runs = []
-    with tempfile.TemporaryDirectory() as logs, LiveSite(env, Path(logs), workers=2) as site:
+    with (
+        tempfile.TemporaryDirectory() as logs,
+        LiveSite(env, Path(logs), workers=2, port=args.port) as site,
+    ):
         run_load(site, args.clients, 5)  # warm-up: caches, pools, first imports
         for number in range(args.runs):
             runs.append(run_load(site, args.clients, args.seconds))

@@ -11,8 +11,9 @@ and the database round trips, but no HTTP server and no network.
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/kgk .venv/bin/python bench/search_latency.py
 
 The server of DATABASE_URL is used with the database name `kgk_bench` (--db), which is
-dropped and recreated. Options: --runs, --rounds, --size, --only real|100k, --gc-freeze,
---explain (EXPLAIN ANALYZE of the slowest queries' SQL into bench/out/explain.txt).
+dropped and recreated. Options: --runs, --rounds, --size, --only real|100k,
+--no-gc-freeze (the server freezes its start-up objects; the bench does as it after the
+warm-up unless told not to), --explain (EXPLAIN ANALYZE of the slowest queries' SQL into bench/out/explain.txt).
 """
 
 from __future__ import annotations
@@ -330,8 +331,10 @@ def main() -> None:
     )
     parser.add_argument(
         "--gc-freeze",
-        action="store_true",
-        help="gc.freeze() after the warm-up (no full collections of start-up objects)",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="gc.freeze() after the warm-up, as the server does after start-up "
+        "(cardgame/asgi.py): no full collections of start-up objects",
     )
     args = parser.parse_args()
 
@@ -368,7 +371,7 @@ def main() -> None:
 
     print("\n" + "\n".join(lines))
     OUT.mkdir(exist_ok=True)
-    raw = OUT / ("search_latency.gc-freeze.json" if args.gc_freeze else "search_latency.json")
+    raw = OUT / ("search_latency.json" if args.gc_freeze else "search_latency.no-gc-freeze.json")
     raw.write_text(json.dumps(results, indent=2, ensure_ascii=False))
     print(f"\nraw figures: {raw}")
 

@@ -68,9 +68,9 @@ def prepare(env: dict, usernames: list[str], migrate: bool = False) -> dict[str,
 class LiveSite:
     """`with LiveSite(env, log_dir) as site:` uvicorn serving the site; site.url is its root."""
 
-    def __init__(self, env: dict, log_dir: Path, workers: int = 1):
+    def __init__(self, env: dict, log_dir: Path, workers: int = 1, port: int | None = None):
         self.env, self.log_dir, self.workers = env, log_dir, workers
-        self.port = free_port()
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
 
     def __enter__(self):
