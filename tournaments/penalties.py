@@ -33,7 +33,7 @@ from . import online
 from .models import Penalty, Registration, Round, TableSet, Tournament
 from .problems import GAME_REFUSED, Conflict
 from .registration import drop
-from .rules import games_needed, log, plays_all_three, require_staff, set_decided
+from .rules import games_needed, log, plays_all_three, require_staff, set_decided, set_where
 from .selectors import rounds_paired
 from .signals import announce_result
 
@@ -139,11 +139,7 @@ def _log(penalty: Penalty, staff):
 
 def _where(match: TableSet) -> dict:
     return {
-        "table": match.table,
-        "stage": match.stage,
-        "round": match.round.number if match.round_id else None,
-        "player_a": match.player_a.name,
-        "player_b": match.player_b.name,
+        **set_where(match),
         "games_a": match.games_a,
         "games_b": match.games_b,
         "status": match.status,

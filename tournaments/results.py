@@ -14,7 +14,7 @@ from . import online
 from .models import OnlineGame, Registration, Round, TableSet
 from .penalties import penalty_games
 from .problems import Conflict, NotAllowed
-from .rules import JUDGE_REASONS, check_score, log, require_staff
+from .rules import JUDGE_REASONS, check_score, log, require_staff, set_where
 from .signals import announce_result
 
 
@@ -119,11 +119,7 @@ def enter_result(match: TableSet, staff, games_a: int, games_b: int) -> TableSet
         staff,
         "result_entered",
         match=match,
-        table=match.table,
-        stage=match.stage,
-        round=match.round.number if match.round_id else None,
-        player_a=match.player_a.name,
-        player_b=match.player_b.name,
+        **set_where(match),
         games_a=games_a,
         games_b=games_b,
     )
@@ -156,11 +152,7 @@ def judge_result(match: TableSet, staff, games_a: int, games_b: int, reason: str
         "judge_result",
         match=match,
         reason=reason,
-        table=match.table,
-        stage=match.stage,
-        round=match.round.number if match.round_id else None,
-        player_a=match.player_a.name,
-        player_b=match.player_b.name,
+        **set_where(match),
         before=before,
         after={"games_a": games_a, "games_b": games_b},
     )

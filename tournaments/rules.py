@@ -54,6 +54,17 @@ def log(tournament, actor, action, match=None, **data):
     )
 
 
+def set_where(match: TableSet) -> dict:
+    """Where a set is played, as the audit log records it: table, stage, round, players."""
+    return {
+        "table": match.table,
+        "stage": match.stage,
+        "round": match.round.number if match.round_id else None,
+        "player_a": match.player_a.name,
+        "player_b": match.player_b.name,
+    }
+
+
 def locked(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
