@@ -166,6 +166,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sizes", default="64,256,1024,4096,16384")
     ap.add_argument("--events", type=int, default=10)
+    ap.add_argument(
+        "--first-event", type=int, default=0, help="events --first-event ... (to split a run)"
+    )
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--exact-max", type=int, default=16384)
     ap.add_argument("--exact-events", type=int, default=10, help="events compared with exact")
@@ -181,7 +184,7 @@ def main() -> None:
           f"{args.repeats} timed pairings each (CPU time)", flush=True)  # fmt: skip
     for n in (int(x) for x in args.sizes.split(",")):
         rows = []
-        for event in range(args.events):
+        for event in range(args.first_event, args.first_event + args.events):
             rng = random.Random(f"{args.seed}-{n}-{event}")
             records, _rounds = simulate(n, event, rng)
             seed = f"cert-{n}-{event}"
