@@ -4,6 +4,7 @@ the odds of drawing cards (R 10.4/10.5), race chips and export links. Pure reads
 (views_pages, views_builder) fetch, these shape."""
 
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext
 
 from cardgame.language import current_language
@@ -29,7 +30,8 @@ from .textformat import TYPE_HEADERS
 def race_label(race: str | None, lang: str | None = None) -> str:
     lang = lang or current_language()
     if not race or race == NO_RACE:
-        return "No race" if lang == "en" else "Faj nélkül"
+        with translation.override(lang):
+            return gettext("No race")
     names = catalog.RACES.get(race)
     return names[lang] if names else race
 
@@ -40,7 +42,8 @@ def type_label(type_: str, lang: str | None = None, plural: bool = False) -> str
     names = table.get(type_)
     if names:
         return names[lang]
-    return "Other" if lang == "en" else "Egyéb"
+    with translation.override(lang):
+        return gettext("Other")
 
 
 def subtype_label(subtype: str, lang: str | None = None) -> str:
