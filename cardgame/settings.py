@@ -87,9 +87,10 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "axes.middleware.AxesMiddleware",  # after the others (axes' rule), before the sync chain
-    "cardgame.middleware.SyncMiddlewareChain",  # last: the chain runs in one thread (ASGI)
+    "axes.middleware.AxesMiddleware",  # last (axes' rule)
 ]
+# Under ASGI the chain runs in sync mode, with the view, in one hand-off to the request's
+# thread (cardgame/asgi_threads.py): no middleware needs to be async-capable.
 
 ROOT_URLCONF = "cardgame.urls"
 
