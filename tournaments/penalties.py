@@ -23,18 +23,17 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from matches.errors import MatchError
 from matches.services import judge_decide
 
 from . import online
-from .models import Penalty, Registration, Round, TableSet, Tournament
+from .models import Penalty, Registration, TableSet, Tournament
 from .problems import GAME_REFUSED, Conflict
 from .registration import drop
 from .rules import games_needed, log, plays_all_three, require_staff, set_decided, set_where
-from .selectors import rounds_paired
+from .selectors import open_match, rounds_paired
 from .signals import announce_result
 
 KINDS = dict(Penalty.KINDS)
@@ -56,15 +55,7 @@ def infraction_label(code: str) -> str:
 def current_match(t: Tournament, reg: Registration) -> TableSet | None:
     """The match `reg` is playing now (see the module's docstring), or None."""
     statuses = [TableSet.PENDING, TableSet.NEEDS_JUDGE] if t.online else [TableSet.PENDING]
-    return (
-        t.matches.filter(
-            Q(player_a=reg) | Q(player_b=reg), status__in=statuses, player_b__isnull=False
-        )
-        .exclude(round__status=Round.DRAFT)
-        .select_related("tournament", "round", "player_a", "player_b")
-        .order_by("-id")
-        .first()
-    )
+    return open_match(t, reg, statuses)
 
 
 def _validate(kind, infraction, note) -> str:

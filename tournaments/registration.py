@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from decks import play
 from decks.models import Deck
 
-from .models import Registration, Round, TableSet, Tournament
+from .models import Registration, TableSet, Tournament
 from .problems import Conflict, NotAllowed
 from .rules import (
     TOURNAMENT_RULESET,
@@ -25,7 +24,7 @@ from .rules import (
     plays_all_three,
     require_staff,
 )
-from .selectors import late_entry_closed_code, late_entry_open, rounds_paired
+from .selectors import late_entry_closed_code, late_entry_open, open_match, rounds_paired
 from .signals import announce_result
 
 
@@ -217,19 +216,6 @@ def drop(reg: Registration, user) -> Registration:
     if conceded is not None:
         announce_result(conceded)
     return reg
-
-
-def open_match(t: Tournament, reg: Registration) -> TableSet | None:
-    """The unplayed match `reg` sits in now: a published Swiss round's, or a playoff set."""
-    return (
-        t.matches.filter(
-            Q(player_a=reg) | Q(player_b=reg), status=TableSet.PENDING, player_b__isnull=False
-        )
-        .exclude(round__status=Round.DRAFT)
-        .select_related("player_a", "player_b", "tournament")
-        .order_by("-id")
-        .first()
-    )
 
 
 def _concede_open_match(t: Tournament, reg: Registration, actor) -> TableSet | None:

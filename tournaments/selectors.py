@@ -79,6 +79,21 @@ def late_entry_open(t: Tournament) -> bool:
     return last.number < t.planned_rounds()
 
 
+def open_match(t: Tournament, reg: Registration, statuses=(TableSet.PENDING,)) -> TableSet | None:
+    """The unplayed set `reg` sits in now, a published Swiss round's or the playoff's, in
+    one of `statuses` (a drop concedes a pending one; a penalty also reaches one whose
+    game on the site waits for a judge)."""
+    return (
+        t.matches.filter(
+            Q(player_a=reg) | Q(player_b=reg), status__in=statuses, player_b__isnull=False
+        )
+        .exclude(round__status=Round.DRAFT)
+        .select_related("tournament", "round", "player_a", "player_b")
+        .order_by("-id")
+        .first()
+    )
+
+
 def late_entry_closed_code(t: Tournament) -> str:
     """Why a late entry is not possible now: the refusal's code (problems.py)."""
     if t.status == Tournament.REGISTRATION:
