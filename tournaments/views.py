@@ -13,9 +13,11 @@ from django.utils.translation import gettext as _
 from cards_data.models import Card
 from decks.models import Deck
 
-from . import selectors, services
+from . import selectors
 from .models import Tournament
 from .problems import NotAllowed
+from .ranking import decided_placings
+from .rules import is_staff
 
 
 def tournament_list(request):
@@ -43,15 +45,15 @@ def detail(request, pk):
             "decks": decks,
             "preselected_deck": preselected.pk if preselected else None,
             "rounds": rounds,
-            "is_staff": services.is_staff(request.user, t),
+            "is_staff": is_staff(request.user, t),
             "registrations": t.registrations.select_related("player"),
-            "deadline": services.match_deadline(match)
+            "deadline": selectors.match_deadline(match)
             if match and match.round and selectors.running_clock(t) and match.status != "confirmed"
             else None,
             "stage": selectors.stage_label(t),
             "games": list(match.online_games.select_related("game")) if match else [],
             "my_penalties": selectors.penalty_rows(t, reg) if reg else [],
-            "late_entry_open": services.late_entry_open(t),
+            "late_entry_open": selectors.late_entry_open(t),
         },
     )
 
@@ -174,7 +176,7 @@ def screen(request, pk):
             "deadline": selectors.running_clock(t),
             "by_name": by_name,
             "playoff": playoff,
-            "placings": services.decided_placings(t) if t.status == Tournament.FINISHED else [],
+            "placings": decided_placings(t) if t.status == Tournament.FINISHED else [],
         },
     )
 
@@ -191,7 +193,7 @@ def bracket(request, pk):
             "semis": semis,
             "final": playoff.get("final"),
             "third": playoff.get("third"),
-            "placings": services.decided_placings(t),
+            "placings": decided_placings(t),
             "cut": selectors.standings_cut(
                 t,
                 dict(t.registrations.values_list("pk", "player__username")),
