@@ -86,7 +86,7 @@ test-sqlite: setup-dev
 # server it is skipped with a reason on a developer machine, and fails under CI=true.
 test-postgres: setup-dev
 	@if $(PY) scripts/service_check.py postgres "$(PG_URL)"; then \
-		DATABASE_URL="$(PG_URL)" KGK_REQUIRE_POSTGRES=1 KGK_HIDDEN_INFO_GAMES=50 $(PY) -m pytest -m "not soak and (postgres or not browser)" -q --ignore=tests/engine; \
+		DATABASE_URL="$(PG_URL)" KGK_REQUIRE_POSTGRES=1 KGK_HIDDEN_INFO_GAMES=50 $(PY) -m pytest -m "not soak and not slow and (postgres or not browser)" -q --ignore=tests/engine; \
 	elif [ "$$CI" = "true" ]; then \
 		echo "CI=true and PostgreSQL is not reachable at $(PG_URL): failing"; exit 1; \
 	else \

@@ -89,3 +89,53 @@ class LabChunk(models.Model):
 
     def __str__(self):
         return f"chunk {self.index} of run {self.run_id}"
+
+
+class AdviceRun(models.Model):
+    """Deck advice (issue 39): candidate changes of a deck raced against it in the lab's
+    games (decklab.racing), the best re-measured on fresh seeds. One task plays a whole run
+    (decklab.advising) and stores its progress after every round."""
+
+    QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
+    STATUS_CHOICES = [
+        (QUEUED, _("Queued")),
+        (RUNNING, _("Running")),
+        (DONE, _("Finished")),
+        (FAILED, _("Failed")),
+        (CANCELLED, _("Cancelled")),
+    ]
+    CATALOGUE, COLLECTION = "catalogue", "collection"
+
+    deck = models.ForeignKey("decks.Deck", on_delete=models.CASCADE, related_name="advice_runs")
+    deck_version = models.PositiveIntegerField(default=0)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="advice_runs"
+    )
+    ruleset = models.CharField(max_length=20, default="original")
+    colony = models.JSONField(help_text="[[code, count], ...] frozen when the run starts")
+    source = models.CharField(max_length=12, default=CATALOGUE, help_text="where swaps come from")
+    bot = models.CharField(max_length=16, default="heuristic")
+    seed = models.CharField(max_length=32, default=new_seed)
+    budget = models.PositiveIntegerField(help_text="games the run may play, all included")
+    games_played = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=QUEUED)
+    cancel_requested = models.BooleanField(default=False)
+    # [{"out", "into", "count", "verdict", "games", "change", "low", "high", "splits": [...]}]
+    candidates = models.JSONField(default=list)
+    # {"changes": [...], "games", "change", "low", "high", "holds"} once the race is over
+    remeasured = models.JSONField(null=True, blank=True)
+    rounds = models.PositiveIntegerField(default=0)
+    applied_version = models.PositiveIntegerField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self):
+        return f"advice run {self.pk} of deck {self.deck_id}"
+
+    @property
+    def active(self) -> bool:
+        return self.status in (self.QUEUED, self.RUNNING)

@@ -81,7 +81,7 @@ class LabRefused(Exception):
         self.message, self.status, self.code, self.problems = message, status, code, problems
 
 
-def _check_deck(deck, colony):
+def check_deck(deck, colony):
     """The deck must make a playable colony (decks.play, R 9) before any game is queued."""
     try:
         play.colony(colony, deck.ruleset)
@@ -156,7 +156,7 @@ def start_run(user, deck, games: int, bot: str = DEFAULT_BOT) -> LabRun:
     if not MIN_GAMES <= games <= max_games(bot):
         raise ValueError(f"games must be between {MIN_GAMES} and {max_games(bot)}")
     colony = play.frozen_entries(deck)
-    _check_deck(deck, colony)
+    check_deck(deck, colony)
     with transaction.atomic():
         _check_no_active_run(user)
         run = LabRun.objects.create(

@@ -2,6 +2,7 @@
 
 from celery import shared_task
 
+from .advice_play import play_advice
 from .chunks import play_chunk
 
 
@@ -17,3 +18,10 @@ def play_long_lab_chunk(chunk_id: int) -> None:
     visibility timeout is played once. A worker killed mid-game loses that chunk
     (docs/rulings.md)."""
     play_chunk(chunk_id, claim=True)
+
+
+@shared_task(acks_late=False)
+def play_advice_run(run_id: int) -> None:
+    """A deck-advice run (decklab.advising): minutes of games in one task, so acknowledged
+    on receipt like a thinking bot's chunk; the run claims itself when it starts."""
+    play_advice(run_id)

@@ -1,0 +1,145 @@
+"""Writes of deck advice (issue 39): start a run (within the account's daily budget),
+play it (the task's body: propose, race, re-measure), cancel it, apply its recommendation
+as a new version of the deck. The games and the racing rule are decklab.advice and
+decklab.racing (pure); this module stores what they find."""
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from decks import play
+from decks.services import save_deck
+
+from . import background
+from .advice_play import play_advice
+from .models import AdviceRun
+from .services import LabRefused, check_deck
+from .tasks import play_advice_run
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_BUDGET = 6000  # games of one run, all included: the deck's, the candidates', fresh
+MIN_BUDGET = 3000
+MAX_BUDGET = 20000
+GAMES_PER_DAY = 40000  # per account, over the last 24 hours (settings.DECKLAB_ADVICE_GAMES_PER_DAY)
+SOURCES = (AdviceRun.CATALOGUE, AdviceRun.COLLECTION)
+
+
+def games_per_day() -> int:
+    return getattr(settings, "DECKLAB_ADVICE_GAMES_PER_DAY", GAMES_PER_DAY)
+
+
+def games_used_today(user) -> int:
+    """Games the account's runs of the last 24 hours took: a finished or stopped run its
+    games played, an active one its whole budget (reserved when it started)."""
+    since = timezone.now() - timedelta(days=1)
+    runs = AdviceRun.objects.filter(owner=user, created__gte=since)
+    active = runs.filter(status__in=[AdviceRun.QUEUED, AdviceRun.RUNNING])
+    reserved = active.aggregate(n=Sum("budget"))["n"] or 0
+    played = runs.exclude(pk__in=active).aggregate(n=Sum("games_played"))["n"] or 0
+    return reserved + played
+
+
+def _check_budget(user, budget: int) -> None:
+    left = games_per_day() - games_used_today(user)
+    if budget > left:
+        raise LabRefused(
+            _(
+                "Deck advice may play %(limit)s games a day per account and %(left)s are "
+                "left today: ask for fewer games, or come back tomorrow."
+            )
+            % {"limit": games_per_day(), "left": max(0, left)},
+            status=429,
+            code="advice_budget",
+        )
+
+
+def _check_no_active_advice(user) -> None:
+    if AdviceRun.objects.filter(
+        owner=user, status__in=[AdviceRun.QUEUED, AdviceRun.RUNNING]
+    ).exists():
+        raise LabRefused(
+            _("Deck advice is already working on one of your decks: wait or cancel it."),
+            status=409,
+            code="advice_in_progress",
+        )
+
+
+def start_advice(user, deck, *, source=AdviceRun.CATALOGUE, budget=DEFAULT_BUDGET) -> AdviceRun:
+    if source not in SOURCES:
+        raise ValueError(f"source must be one of {SOURCES}")
+    if not MIN_BUDGET <= budget <= MAX_BUDGET:
+        raise ValueError(f"budget must be between {MIN_BUDGET} and {MAX_BUDGET}")
+    colony = play.frozen_entries(deck)
+    check_deck(deck, colony)
+    with transaction.atomic():
+        _check_no_active_advice(user)
+        _check_budget(user, budget)
+        run = AdviceRun.objects.create(
+            deck=deck,
+            deck_version=max((v.number for v in deck.versions.all()), default=0),
+            owner=user,
+            ruleset=deck.ruleset,
+            colony=colony,
+            source=source,
+            budget=budget,
+        )
+        transaction.on_commit(lambda: _queue(run.pk))
+    return run
+
+
+def _queue(run_id: int) -> None:
+    """To a Celery worker; in the embedded default to the lab's background thread."""
+    if not play_advice_run.app.conf.task_always_eager:
+        play_advice_run.delay(run_id)
+    elif settings.DECKLAB_PLAY_IN_REQUEST:  # tests of the logic only
+        play_advice(run_id)
+    else:
+        background.submit([run_id], play_advice)
+
+
+def cancel(run: AdviceRun) -> bool:
+    """Ask the run to stop (it does after the game in hand); True when it was active."""
+    return bool(
+        AdviceRun.objects.filter(
+            pk=run.pk, status__in=[AdviceRun.QUEUED, AdviceRun.RUNNING]
+        ).update(cancel_requested=True)
+    )
+
+
+# Applying -------------------------------------------------------------------------------
+
+
+def apply(run: AdviceRun, user, comment: str) -> int:
+    """The recommended deck as a new version of the deck, `comment` citing the evidence;
+    returns the version's number. Only the owner, once, and only a gain that held up."""
+    if run.owner_id != user.pk or run.deck.owner_id != user.pk:
+        raise PermissionError("only the deck's owner may apply its advice")
+    if run.status != AdviceRun.DONE or not (run.remeasured or {}).get("holds"):
+        raise LabRefused(
+            _("There is no recommendation that held up on fresh games to apply."),
+            status=409,
+            code="nothing_to_apply",
+        )
+    if run.applied_version:
+        raise LabRefused(_("This advice is already applied."), status=409, code="applied")
+    deck = run.deck
+    with transaction.atomic():
+        save_deck(
+            user,
+            deck=deck,
+            name=deck.name,
+            cards=run.remeasured["cards"],
+            description=deck.description,
+            ruleset=deck.ruleset,
+            is_public=deck.is_public,
+            comment=comment[:200],
+        )
+        run.applied_version = deck.latest_version.number
+        run.save(update_fields=["applied_version"])
+    return run.applied_version
