@@ -10,12 +10,12 @@
  * The modules, lowest first: state.js (the one state object, the page, the server's
  * sentences), api.js, cards.js (names and order), the views (results.js, races.js,
  * deck-list.js, validation.js), colony.js (a change and what follows it), and the input
- * (search.js, deck-io.js). This file wires them and starts.
+ * (search.js, deck-io.js); elements are made by js/dom.js (the game table's too). This file
+ * wires them and starts.
  */
 
 import { $, el, root, state, t } from "./builder/state.js";
 import { api } from "./builder/api.js";
-import { make } from "./builder/cards.js";
 import { colonyChanged, dropDraft, restoreDraft } from "./builder/colony.js";
 import { bindDeckIo, copyText } from "./builder/deck-io.js";
 import { renderDeck, renderExportState } from "./builder/deck-list.js";
@@ -23,6 +23,7 @@ import { renderChips } from "./builder/races.js";
 import { renderResults } from "./builder/results.js";
 import { bindSearch } from "./builder/search.js";
 import { renderProblems } from "./builder/validation.js";
+import { el as make } from "./dom.js";
 
 async function loadReferenceData() {
   const [races, types] = await Promise.all([api("/api/races/"), api("/api/types/")]);

@@ -5,13 +5,14 @@
 // nothing here prints an engine token or an internal id. Shared by game.js and replay.js.
 //
 // ES modules (static/matches/board/), lowest first: state.js (the page's phrase table and
-// language, the board's one state object), words.js, dom.js, faces.js, hyphen.js, zoom.js,
-// cards.js, then table.js (the table) and log.js (the log's sentences). This module is
-// the board's one face to the pages; window.KGKBoard is the same, for tests and the curious.
+// language, the board's one state object), words.js, faces.js, hyphen.js, zoom.js,
+// cards.js, then table.js (the table) and log.js (the log's sentences); elements are made
+// by static/js/dom.js (the builder's too). This module is the board's one face to the
+// pages; window.KGKBoard is the same, for tests and the curious.
 
 import { S, faces, known, lang } from "./board/state.js";
 import { cardNode, cardRef } from "./board/cards.js";
-import { el } from "./board/dom.js";
+import { el } from "../js/dom.js";
 import { cardInfo, learn, nameOf } from "./board/faces.js";
 import { describe, reasonText, redundant } from "./board/log.js";
 import { render } from "./board/table.js";

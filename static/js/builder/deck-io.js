@@ -3,12 +3,13 @@
 
 import { el, root, state, t } from "./state.js";
 import { api } from "./api.js";
-import { editUrl, make, total } from "./cards.js";
+import { editUrl, total } from "./cards.js";
 import { changeCount, dropDraft, loadEntries, markDirty } from "./colony.js";
 import { renderMissing, renderExportState } from "./deck-list.js";
 import { renderPreview } from "./results.js";
 import { renderChips } from "./races.js";
 import { renderProblems, scheduleValidate } from "./validation.js";
+import { el as make } from "../dom.js";
 
 export async function copyText(text, status) {
   try {

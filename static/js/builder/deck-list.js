@@ -1,7 +1,8 @@
 // The colony as a list grouped by type, what the collection lacks of it, and its export.
 
 import { DECK_SIZE, MAX_COUNT, TYPE_HEADERS, $, el, state, t } from "./state.js";
-import { cardName, cardUrl, costText, groupedDeck, make, total, typeLine } from "./cards.js";
+import { cardName, cardUrl, costText, groupedDeck, total, typeLine } from "./cards.js";
+import { el as make } from "../dom.js";
 
 export function renderDeck() {
   const n = total();

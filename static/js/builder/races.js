@@ -2,7 +2,8 @@
 // and which the search filters by (its r: tokens).
 
 import { CONFIG, LANG, el, state, t } from "./state.js";
-import { deckRaces, fold, make, raceName } from "./cards.js";
+import { deckRaces, fold, raceName } from "./cards.js";
+import { el as make } from "../dom.js";
 
 export const RACE_TOKEN = /(^|\s)(?:r|race|faj):("[^"]*"|\S+)/gi;
 

@@ -2,7 +2,8 @@
 // preview of the highlighted card.
 
 import { LANG, el, state, t } from "./state.js";
-import { cardName, cardUrl, costText, make, otherName, typeLine } from "./cards.js";
+import { cardName, cardUrl, costText, otherName, typeLine } from "./cards.js";
+import { el as make } from "../dom.js";
 
 function resultsText() {
   if (!state.total) return t("no_results");

@@ -3,7 +3,8 @@
 
 import { VALIDATE_DELAY_MS, el, state, t } from "./state.js";
 import { api } from "./api.js";
-import { make } from "./cards.js";
+import { el as make } from "../dom.js";
+
 
 export function scheduleValidate() {
   el.badge.dataset.legal = "checking";

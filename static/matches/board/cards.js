@@ -2,7 +2,7 @@
 // named in a sentence; the zones and piles that hold them.
 
 import { S, board, faces } from "./state.js";
-import { el } from "./dom.js";
+import { el } from "../../js/dom.js";
 import { cardInfo, nameOf, wantFace } from "./faces.js";
 import { displayName } from "./hyphen.js";
 import { fmt, num } from "./words.js";

@@ -3,7 +3,7 @@
 // per other colony.
 
 import { S, board, faces } from "./state.js";
-import { el } from "./dom.js";
+import { el } from "../../js/dom.js";
 import { learn } from "./faces.js";
 import { cardNode, cardRef, pile, zone } from "./cards.js";
 import { fmt, num } from "./words.js";

@@ -1,7 +1,7 @@
 // The card zoom: the catalogue's face of a card, on hover (with intent) or on a long press.
 
 import { S, board, faces } from "./state.js";
-import { el } from "./dom.js";
+import { el } from "../../js/dom.js";
 import { wantFace } from "./faces.js";
 
 function zoomBox() {

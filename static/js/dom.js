@@ -1,4 +1,6 @@
-// One way to make an element: attributes, listeners (on...) and children in one call.
+// One way to make an element, for every page's modules (the deck builder, the game table):
+// attributes, dataset, listeners (on...) and children (arrays flattened; null, undefined
+// and false left out) in one call.
 
 export function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -6,6 +8,7 @@ export function el(tag, attrs, ...children) {
     if (v === null || v === undefined || v === false) return;
     if (k === "class") node.className = v;
     else if (k === "text") node.textContent = v;
+    else if (k === "dataset") Object.assign(node.dataset, v);
     else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
     else node.setAttribute(k, v === true ? "" : v);
   });
