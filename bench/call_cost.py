@@ -58,7 +58,7 @@ def main() -> None:
 
 
 def _drain_like_text() -> tuple[str, list]:
-    """A text shaped as a drain's one-round-trip write (matches/services.py): the lock, the
+    """A text shaped as a drain's one-round-trip write (matches/services/draining.py): the lock, the
     check, the move's INSERT (12 values), 15 events (4 each), the position (15), a bank (2)."""
     event = Jsonb({"kind": "move", "data": {"card": {"face_down": True, "owner": 1},
                    "from": "centre", "to": "colony", "why": "mulligan"}, "to": [1]})  # fmt: skip

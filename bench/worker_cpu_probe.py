@@ -72,12 +72,14 @@ def _install(**_kwargs):
     from django.db.backends.base.base import BaseDatabaseWrapper
 
     from cardgame import broker
-    from matches import holders, push, services, state_cache
+    from matches import holders, push, state_cache
+    from matches.services import commit, draining, sql
 
-    for name in ("drain", "_locked_seats_and_pending", "_rebuilt", "_apply_request",
-                 "_save_position"):  # fmt: skip
-        _wrap(services, name, f"drain > {name.lstrip('_')}")
-    _wrap(services.WriteBatch, "run", "drain > WriteBatch.run")
+    for module, name in ((draining, "drain"), (sql, "locked_seats_and_pending"),
+                         (draining, "_rebuilt"), (commit, "apply_request"),
+                         (commit, "save_position")):  # fmt: skip
+        _wrap(module, name, f"drain > {name.lstrip('_')}")
+    _wrap(sql.WriteBatch, "run", "drain > WriteBatch.run")
     _wrap(BaseDatabaseWrapper, "run_and_clear_commit_hooks", "drain > after commit")
     _wrap(push, "push_update", "drain > after commit > push_update")
     _wrap(push, "update_message", "drain > after commit > push_update > update_message")

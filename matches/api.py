@@ -85,7 +85,7 @@ def match_api(methods):
 def _body(request) -> dict:
     data = request.data
     if not isinstance(data, dict):
-        raise BadRequest("BAD_BODY", "Send a JSON object.")
+        raise BadRequest("BAD_BODY")
     return data
 
 
@@ -104,7 +104,7 @@ def _my_deck(request, data) -> Deck:
     deck_id = _int_field(data, "deck")
     deck = Deck.objects.filter(pk=deck_id, owner_id=request.user.pk).first()
     if deck is None:
-        raise NotFound("NO_SUCH_DECK", f"Deck {deck_id} is not one of your decks.")
+        raise NotFound("NO_SUCH_DECK")
     return deck
 
 
@@ -118,15 +118,15 @@ def _opponent(data):
     elif isinstance(value, str):
         found = users.filter(username=value).first()
     else:
-        raise BadRequest("BAD_OPPONENT", "opponent is a username or a user id.")
+        raise BadRequest("BAD_OPPONENT")
     if found is None:
-        raise NotFound("NO_SUCH_USER", f"There is no user {value!r}.")
+        raise NotFound("NO_SUCH_USER", words={"name": value})
     return found
 
 
 def _require_login(request):
     if not request.user.is_authenticated:
-        raise Forbidden("NOT_LOGGED_IN", "Log in to play.")
+        raise Forbidden("NOT_LOGGED_IN")
 
 
 @extend_schema(methods=["POST"], responses={201: OpenApiResponse(description="The new match.")})
@@ -138,14 +138,10 @@ def match_list(request):
     _require_login(request)
     data = _body(request)
     bot = data.get("bot") or None
-    if bot is not None and not isinstance(bot, str):
-        raise BadRequest("UNKNOWN_BOT", f"bot is one of {BOT_NAMES}.")
-    if bot is not None and bot not in BOT_NAMES:
-        raise BadRequest("UNKNOWN_BOT", f"Unknown bot {bot!r}: use one of {BOT_NAMES}.")
+    if bot is not None:
+        services.check_bot(bot)
     ruleset = data.get("ruleset") or "original"
-    if not isinstance(ruleset, str):
-        raise BadRequest("UNKNOWN_RULESET", "ruleset is a name, e.g. 'original'.")
-    services.engine_ruleset(ruleset)
+    services.engine_ruleset(ruleset if isinstance(ruleset, str) else repr(ruleset))
     time_control = data.get("time_control")  # clocks.TIME_CONTROLS; absent: the default
     if time_control == "":
         time_control = None
@@ -159,7 +155,7 @@ def match_list(request):
         )  # fmt: skip
     else:  # an open table for three to six (R 17.1): players join, the host starts it
         if bot is not None or _opponent(data) is not None:
-            raise BadRequest("BAD_TABLE", "A table is open to all: bots fill its empty seats.")
+            raise BadRequest("BAD_TABLE")
         match = services.open_table(
             request.user, _my_deck(request, data), seats=seats, ruleset=ruleset,
             time_control=time_control,
@@ -184,8 +180,6 @@ def _lobby_action(name):
             match = getattr(services, name)(match, request.user, deck)
         elif name == "start_table":  # the host may choose the bot for the free seats
             bot = _body(request).get("bot")
-            if bot is not None and not isinstance(bot, str):
-                raise BadRequest("UNKNOWN_BOT", f"bot is one of {BOT_NAMES}.")
             match = services.start_table(match, request.user, bot=bot)
         else:
             match = getattr(services, name)(match, request.user)
@@ -268,7 +262,7 @@ def match_action_status(request, pk, request_id):
     match = selectors.get_match(pk)
     seat = selectors.viewer_seat(match, request.user)
     if seat is None:
-        raise Forbidden("NOT_A_PLAYER", "Only the players see their requests.")
+        raise Forbidden("NOT_A_PLAYER")
     return Response({"request": selectors.request_status(match, request_id, seat)})
 
 
@@ -291,8 +285,6 @@ def match_replay(request, pk):
     match = selectors.get_match(pk)
     seat = request.query_params.get("seat", "0")
     if seat not in [str(s) for s in range(match.seat_count)]:
-        raise BadRequest(
-            "BAD_SEAT", f"seat must be a seat number from 0 to {match.seat_count - 1}."
-        )
+        raise BadRequest("BAD_SEAT", words={"last": match.seat_count - 1})
     explain = selectors.sees_explanations(match, request.user)
     return Response(selectors.replay(match, int(seat), explanations=explain))

@@ -20,3 +20,6 @@ class MatchesConfig(AppConfig):
 
     def ready(self):
         autoreload_started.connect(watch_engine_sources, dispatch_uid="kgk-engine-sources")
+        # registers the tasks with Celery in every process: the services queue them by
+        # name (matches/queue.py); importing them before the app registry is ready fails
+        from . import tasks  # noqa: F401

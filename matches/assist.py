@@ -1,5 +1,5 @@
 """Whether the site takes a person's forced decisions and offers combat suggestions (issue
-34; engine/assist.py says what is forced and what to suggest, matches/services.py
+34; engine/assist.py says what is forced and what to suggest, matches/services/bots.py
 `take_forced` applies it, matches/selectors.py `match_payload` hands the suggestion out)."""
 
 import os

@@ -11,21 +11,20 @@ from datetime import timedelta
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from . import queue
 from .models import ActionRequest, Match, Seat
 
 STUCK_AFTER = timedelta(seconds=5)
 
 
 def sweep() -> dict:
-    from . import tasks
-
     now = timezone.now()
     due = Match.objects.filter(status=Match.ACTIVE).filter(
         Q(decision_deadline__lte=now) | Q(game_deadline__lte=now)
     )
     due_ids = list(due.values_list("pk", flat=True)[:500])
     for match_id in due_ids:
-        tasks.enqueue(tasks.default_move, match_id)
+        queue.send("default_move", match_id)
     stuck = (
         ActionRequest.objects.filter(status=ActionRequest.PENDING, created__lte=now - STUCK_AFTER)
         .values_list("match_id", flat=True)
@@ -33,7 +32,7 @@ def sweep() -> dict:
     )
     stuck_ids = list(stuck)
     for match_id in stuck_ids:
-        tasks.enqueue(tasks.drain_match, match_id)
+        queue.send("drain_match", match_id)
     bot_decides = Seat.objects.filter(match=OuterRef("pk"), seat=OuterRef("deciding_seat"))
     idle_bots = list(
         Match.objects.filter(status=Match.ACTIVE, updated__lte=now - STUCK_AFTER)
@@ -41,5 +40,5 @@ def sweep() -> dict:
         .values_list("pk", "version", "deciding_seat")[:500]
     )
     for match_id, version, _seat in idle_bots:
-        tasks.enqueue(tasks.bot_move, match_id, version)
+        queue.send("bot_move", match_id, version)
     return {"timeouts": due_ids, "drains": stuck_ids, "bots": [m for m, _v, _s in idle_bots]}

@@ -47,12 +47,13 @@ from django.db import connections
 from django.utils import translation
 
 from .api import make_move
-from .errors import NotFound
+from .errors import Forbidden, NotFound
 from .holders import HOLDER_FUSE, is_holder_queue
+from .messages import sentence
 from .models import Match
 from .push import VERSION_TTL, encode, group_name, hello_text, stamp, version_key
 from .selectors import get_match, match_payload, viewer_seat
-from .services import moves_by_worker, send_move
+from .tasks import moves_by_worker, send_move
 
 log = logging.getLogger(__name__)
 
@@ -118,8 +119,7 @@ def _move(match_id, user, session_key, content, language):
     try:
         with translation.override(language):
             if session_key is not None and session_user(session_key).pk != user.pk:
-                detail = translation.gettext("Log in to play.")
-                return 403, {"detail": detail, "code": "NOT_LOGGED_IN"}
+                return 403, Forbidden("NOT_LOGGED_IN").payload()
             return make_move(match_id, user, content)
     finally:
         connections.close_all()
@@ -196,7 +196,7 @@ def _move_body(content) -> dict:
 
 def _too_many(content, language) -> dict:
     with translation.override(language):
-        detail = translation.gettext("Too many moves at once; wait for the answer to the last.")
+        detail = sentence("TOO_MANY_MOVES")
     return {"type": "answer", "client_action_id": content.get("client_action_id"),
             "status": 429, "body": {"detail": detail, "code": "TOO_MANY_MOVES"}}  # fmt: skip
 
@@ -204,14 +204,7 @@ def _too_many(content, language) -> dict:
 def _unreadable(code, language) -> dict:
     """The answer to a message the socket cannot read (it stays open)."""
     with translation.override(language):
-        if code == "TOO_LARGE":
-            detail = translation.gettext(
-                "The message is larger than %(limit)d characters; it was not read."
-            ) % {"limit": MAX_MESSAGE}
-        else:
-            detail = translation.gettext(
-                "The message is not a JSON object the game understands; it was not read."
-            )
+        detail = sentence(code, {"limit": MAX_MESSAGE})
     return {"type": "error", "code": code, "detail": detail}
 
 

@@ -23,6 +23,8 @@ import zlib
 from django.conf import settings
 from django.db import connection
 
+from .clocks_sweep import sweep
+
 log = logging.getLogger(__name__)
 
 INTERVAL = 1.0  # seconds between sweeps, as the beat's schedule (cardgame/settings.py)
@@ -97,8 +99,6 @@ atexit.register(stop, timeout=10.0)  # the process ends even if a sweep hangs
 
 def tick() -> dict | None:
     """One sweep if this process holds the database's sweeper lock; None otherwise."""
-    from .clocks_sweep import sweep
-
     try:
         with _sweeper_lock() as mine:
             return sweep() if mine else None

@@ -1,5 +1,5 @@
 """Several querysets' model objects from one round trip to PostgreSQL (one query text of
-several statements), for the drain's hot path (matches/services.py). Generic plumbing over
+several statements), for the drain's hot path (matches/services/sql.py). Generic plumbing over
 Django's compiler: it relies on `get_related_populators` and the compiler's
 `select`/`klass_info` (Django 5.2), pinned by tests/matches/test_drain_queries.py and
 test_worker_cost.py."""
@@ -207,7 +207,7 @@ def begins_here() -> bool:
 
 class _Plan:
     """What turns one compiled queryset's rows into model objects: worked out once per
-    compiler (the drain's compilers live as long as their thread, matches/services.py),
+    compiler (the drain's compilers live as long as their thread, matches/services/sql.py),
     not on every drain (the converters and populators were ~8 % of a drain's CPU)."""
 
     def __init__(self, queryset, compiler):

@@ -31,9 +31,12 @@ import logging
 import os
 import uuid
 
-from celery import bootsteps
+from celery import bootsteps, current_app
 from celery.signals import celeryd_after_setup, worker_init, worker_shutdown
+from django.db import close_old_connections
 from kombu import Consumer, Exchange, Queue
+
+from . import queue
 
 log = logging.getLogger(__name__)
 
@@ -112,12 +115,10 @@ def drain_held_move(body) -> None:
     the database connection is handed back after it, as Celery's Django fixup does after
     a task. A move that fails here is logged: its web process sends it to the shared queue
     after HOLDER_FUSE, or stores it itself."""
-    from django.db import close_old_connections
-
-    from .tasks import drain_move
-
     try:
-        drain_move.run(*json.loads(body))  # the task's own body, without Celery around it
+        queue.registered("drain_move").run(
+            *json.loads(body)
+        )  # the task's own body, without Celery around it
     except Exception:  # noqa: BLE001 - the consumer must live on
         log.exception("a move from this worker's own queue failed")
     finally:
@@ -135,8 +136,6 @@ def _drop_own_queue(**_kwargs) -> None:
     if not name:
         return
     try:
-        from celery import current_app
-
         with current_app.connection_for_write() as conn:
             client = conn.default_channel.client
             client.delete(name, *(key % name for key in _BINDING_KEYS))

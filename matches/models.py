@@ -9,6 +9,8 @@ worker writes in the same transaction as the version, to validate a request chea
 from django.conf import settings
 from django.db import models
 
+from .positions import current_dump
+
 
 class Match(models.Model):
     INVITED, OPEN, ACTIVE = "invited", "open", "active"
@@ -82,8 +84,6 @@ class Match(models.Model):
     def state(self) -> str:
         """The engine's dump of the position at `version` ("" before the game starts): the
         snapshot with the actions applied since, replayed. Server-side only (R 16)."""
-        from .positions import current_dump
-
         return current_dump(self)
 
 

@@ -16,6 +16,7 @@ the worker that committed a position keeps it in memory (matches/state_cache.py)
 replays nothing.
 """
 
+import functools
 import os
 
 from django.db import connections
@@ -24,7 +25,7 @@ from engine.game import apply, new_game
 from engine.serialize import dump, load
 
 from . import state_cache
-from .models import ActionRequest, Match
+from .colonies import engine_ruleset
 
 # Versions between two snapshots: a move writes ~21 kB / 32 of snapshot on average, and a
 # reader replays at most 31 actions (~0.3 ms). KGK_SNAPSHOT_EVERY: tests and benches only.
@@ -35,7 +36,7 @@ class BrokenLog(RuntimeError):
     """The applied requests after a snapshot are not the versions that lead to the row's."""
 
 
-def snapshot_due(match: Match) -> bool:
+def snapshot_due(match) -> bool:
     """Whether the position the caller is writing goes into the snapshot: the game is over
     (a finished game is read without a replay), or SNAPSHOT_EVERY versions have passed."""
     return match.is_over or match.version - match.snapshot_version >= SNAPSHOT_EVERY
@@ -64,7 +65,7 @@ def _replayed(state, after: int, log, upto: int):
     return state
 
 
-def logged_since(match: Match, after: int, upto: int) -> list[tuple]:
+def logged_since(match, after: int, upto: int) -> list[tuple]:
     """(applied_version, seat, action id) of the actions applied after version `after`, up
     to `upto`: applied requests never change, so these are the same whenever they are read.
 
@@ -74,18 +75,25 @@ def logged_since(match: Match, after: int, upto: int) -> list[tuple]:
     if after >= upto:
         return []
     with connections[match._state.db or "default"].cursor() as cursor:
-        cursor.execute(_LOGGED_SINCE, [match.pk, ActionRequest.APPLIED, after, upto])
+        sql, applied = _logged_since_sql(type(match))
+        cursor.execute(sql, [match.pk, applied, after, upto])
         return cursor.fetchall()
 
 
-# The table's name comes from the model's metadata; every value is bound by the driver.
-_LOGGED_SINCE = (
-    f"SELECT applied_version, seat, action FROM {ActionRequest._meta.db_table} "  # nosec B608
-    "WHERE match_id = %s AND status = %s AND applied_version > %s AND applied_version <= %s"
-)
+@functools.cache
+def _logged_since_sql(match_model) -> tuple[str, str]:
+    """The query and the applied status, from the request model of `match_model` (this
+    module sits below matches/models.py, whose `Match.state` reads a position here)."""
+    requests = match_model._meta.get_field("requests").related_model
+    # The table's name comes from the model's metadata; every value is bound by the driver.
+    sql = (
+        f"SELECT applied_version, seat, action FROM {requests._meta.db_table} "  # nosec B608
+        "WHERE match_id = %s AND status = %s AND applied_version > %s AND applied_version <= %s"
+    )
+    return sql, requests.APPLIED
 
 
-def current_state(match: Match):
+def current_state(match):
     """A state of the caller's own (to change or not) at `match.version`; None before the
     game starts. A copy of the one this process holds for that position if it holds it,
     else the snapshot and the log since (one query; two when the snapshot was deferred)."""
@@ -100,13 +108,13 @@ def current_state(match: Match):
     return from_snapshot(text, after, logged_since(match, after, match.version), match.version)
 
 
-def current_dump(match: Match) -> str:
+def current_dump(match) -> str:
     """The engine's dump of `current_state` ("" before the game starts)."""
     state = current_state(match)
     return "" if state is None else dump(state)
 
 
-def taken_or_rebuilt(match: Match):
+def taken_or_rebuilt(match):
     """The position of a LOCKED match row for a writer that changes it: this process's
     cached state if it is that position (taken: nobody else changes it meanwhile), else
     rebuilt from the snapshot and the log."""
@@ -114,21 +122,19 @@ def taken_or_rebuilt(match: Match):
     return state if state is not None else current_state(match)
 
 
-def _snapshot(match: Match) -> tuple[str, int]:
+def _snapshot(match) -> tuple[str, int]:
     """(snapshot, its version); read from the database when `match` was loaded without
     it (the two together: a newer snapshot may have been written since)."""
     if "snapshot" not in match.get_deferred_fields():
         return match.snapshot, match.snapshot_version
-    rows = Match.objects.using(match._state.db).filter(pk=match.pk)
+    rows = type(match).objects.using(match._state.db).filter(pk=match.pk)
     return rows.values_list("snapshot", "snapshot_version").get()
 
 
-def initial_state(match: Match, snapshot, events=None):
+def initial_state(match, snapshot, events=None):
     """The game as it was set up at version 0 (R 10, R 17.1): the seats' frozen colonies,
     the match's seed and ruleset; the card definitions and the players' names from any
     `snapshot` state of the game (a name as it was then: a user may be renamed since)."""
-    from .services import engine_ruleset  # the one home of a match's engine ruleset
-
     seats = list(match.seats.using(match._state.db).order_by("seat"))
     return new_game(
         [[snapshot.defs[code] for code in s.colony] for s in seats],
@@ -140,6 +146,6 @@ def initial_state(match: Match, snapshot, events=None):
     )
 
 
-def _from_the_start(match: Match, snapshot):
+def _from_the_start(match, snapshot):
     log = logged_since(match, 0, match.version)
     return _replayed(initial_state(match, snapshot), 0, log, match.version)

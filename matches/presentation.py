@@ -9,6 +9,12 @@ words costs the push nothing. ``action_label`` renders the same phrases for API 
 
 ``VOCABULARY`` lists the tokens each table must cover; tests/matches/test_presentation.py
 collects the engine's own names (from its source) and fails when one has no rendering.
+
+Why it stays whole (over 600 lines): it is a phrase book, one short function per family of
+the engine's tokens and almost nothing but gettext strings; the families are read together
+(``client_strings``, ``VOCABULARY``, the API's ``action_label``), and splitting them would
+scatter the one home of the table's words. The sentences of a refused request live in
+matches/messages.py.
 """
 
 from django.utils import translation
@@ -408,17 +414,6 @@ def reasons() -> dict:
     }
 
 
-def errors() -> dict:
-    return {
-        "NOT_YOUR_DECISION": _("It is not your decision now."),
-        "ILLEGAL_ACTION": _("That action is not legal now; choose one of the buttons."),
-        "GAME_NOT_ACTIVE": _("This game is over."),
-        "NOT_A_PLAYER": _("Only the two players can do that."),
-        "NOT_LOGGED_IN": _("Log in to play."),
-        "MALFORMED_ACTION": _("The action could not be read; reload the page."),
-    }
-
-
 def stops() -> dict:
     """The response-window stops a player can set (docs/rulings.md, "Stops")."""
     return {
@@ -614,7 +609,6 @@ def client_strings() -> dict:
         "roles": roles(),
         "orientations": orientations(),
         "reasons": reasons(),
-        "errors": errors(),
         "stops": stops(),
         "chat": chat(),
         "bots": bots.names(),

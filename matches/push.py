@@ -94,7 +94,7 @@ def note_version(match: Match) -> None:
 def update_texts(match: Match, state, raw_events, seats=None) -> list:
     """Each viewer group's message for `push_update`: (group, (text, cut)), or a function
     making it. Touches no database when `state` and `seats` are given, so a drain makes
-    them while its commit is out (matches/services.py)."""
+    them while its commit is out (matches/services/commit.py)."""
 
     def text(viewer) -> tuple[str, int]:
         return update_text(match, viewer, state, raw_events, seats)

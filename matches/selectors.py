@@ -11,13 +11,14 @@ from cardgame.params import record_id
 from engine import values as V
 from engine.assist import suggestion
 from engine.flow import Event
-from engine.game import legal_actions
+from engine.game import apply, legal_actions, pending
 from engine.serialize import load
 from engine.view import view, view_event
 
 from . import clocks
 from .assist import AUTO_PREFIX, assisting, taken_note
 from .errors import Conflict, NotFound
+from .messages import rejection
 from .models import ActionRequest, Match, MatchEvent, Seat
 from .positions import current_state, initial_state
 from .presentation import action_label
@@ -36,7 +37,7 @@ def get_match(match_id, *, with_state=True, seat_of=None) -> Match:
     try:
         match = matches.get(pk=record_id(match_id, "match"))  # BadNumber: a ValueError
     except (Match.DoesNotExist, TypeError, ValueError):
-        raise NotFound("NO_SUCH_MATCH", f"There is no match {match_id}.") from None
+        raise NotFound("NO_SUCH_MATCH", words={"match": match_id}) from None
     if known:
         match.known_seats = {seat_of.pk: match.known_seat}
     return match
@@ -263,7 +264,7 @@ def request_status(match: Match, request_id, seat: int) -> dict:
         request_pk = record_id(request_id, "request")  # BadNumber: a ValueError
         request = ActionRequest.objects.get(match=match, seat=seat, pk=request_pk)
     except (ActionRequest.DoesNotExist, TypeError, ValueError):
-        raise NotFound("NO_SUCH_REQUEST", f"There is no request {request_id}.") from None
+        raise NotFound("NO_SUCH_REQUEST", words={"request": request_id}) from None
     return request_payload(request)
 
 
@@ -283,7 +284,7 @@ def request_payload(request: ActionRequest) -> dict:
         "client_action_id": request.client_action_id,
         "status": request.status,
         "code": request.code,
-        "message": request.message,
+        "message": rejection(request.code, request.message) if request.code else request.message,
         "applied_version": request.applied_version,
     }
 
@@ -340,13 +341,7 @@ def replay(match: Match, seat: int, explanations=False) -> dict:
     carries the bot's top three options with their estimated win rates.
     """
     if match.status != Match.FINISHED or not match.snapshot:
-        raise Conflict(
-            "NOT_FINISHED",
-            f"Replays open when the game is over; this match is {match.status}.",
-            status=match.status,
-        )
-    from engine.game import apply, pending
-
+        raise Conflict("NOT_FINISHED", status=match.status)
     events = []
     state = initial_state(match, load(match.snapshot), events)
     taken = set(  # decisions taken for a person: the log's note comes with them (issue 34)

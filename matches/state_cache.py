@@ -22,7 +22,7 @@ SIZE = int(os.environ.get("KGK_STATE_CACHE_SIZE", "512"))  # matches; ~60 kB eac
 _states: OrderedDict = OrderedDict()
 # match id -> (version, updated, (match, seats)): the rows a drain committed with the held
 # position of that version, as that commit left them (`hold_rows`): a socket's move on that
-# position is then drained in one round trip (matches/services.py, `_drain_held_move`).
+# position is then drained in one round trip (matches/services/draining.py, `_drain_held_move`).
 _rows: dict = {}
 _lock = threading.Lock()
 
@@ -95,7 +95,7 @@ def put(match_id: int, version: int, updated, state, request_id=None) -> None:
     """After the commit of (version, updated): the caller no longer changes `state`.
     `request_id`: the applied request that made this version, when the caller knows it (a
     drain that finds the game moved on by another worker replays from here when the log
-    shows this request at this version: matches/services.py `_rebuilt`)."""
+    shows this request at this version: matches/services/draining.py `_rebuilt`)."""
     if SIZE <= 0 or updated is None:
         return
     with _lock:

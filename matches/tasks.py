@@ -1,93 +1,57 @@
 """Thin Celery tasks (ids in, nothing out); the work is in services and clocks.
 
-`enqueue` sends a task to the broker; in the embedded default (eager Celery) it runs the
-tasks one after another in a loop instead of recursing, so a bot-against-bot game does not
-nest hundreds of on_commit callbacks. There a task that meets a busy database is left to
-the clock sweep (matches/embedded_clock.py) instead of failing the request that queued it:
-what it would have done (drain, bot move, default move) is still due, and the sweep finds
-it, as it finds a task lost with a dead worker.
+The services queue these tasks by name (matches/queue.py: `enqueue`, the eager loop of the
+embedded default), so neither imports the other. Here too: a socket's move sent from the
+web process's event loop to a worker, unstored (`send_move`).
 """
 
 import asyncio
 import base64
 import json
 import logging
-import threading
 import uuid
 import weakref
 
+import redis.asyncio
+from asgiref.sync import sync_to_async
 from celery import shared_task
 from celery.utils.nodenames import anon_nodename
-from django.db import OperationalError
+from django.db import connection
 
 from . import holders  # a worker process's own queue (and its signals)
+from .clocks_sweep import sweep
+from .queue import enqueue
+from .services import bots, draining, endings, moves
 
 log = logging.getLogger(__name__)
-_local = threading.local()
+__all__ = ["enqueue"]  # where the tests and benches found it
 
 
 @shared_task(ignore_result=True, acks_late=True)
 def drain_match(match_id):
-    from .services import drain
-
-    drain(match_id)
+    draining.drain(match_id)
 
 
 @shared_task(ignore_result=True, acks_late=True)
 def drain_move(match_id, user_id, client_action_id, expected_version, action, reply_to):
     """A socket's move, not stored by the web: the drain stores it (services.drain_move)."""
-    from .services import SocketMove
-    from .services import drain_move as drain_socket_move
-
-    move = SocketMove(user_id, client_action_id, expected_version, action, reply_to)
-    drain_socket_move(match_id, move)
+    move = moves.SocketMove(user_id, client_action_id, expected_version, action, reply_to)
+    draining.drain_move(match_id, move)
 
 
 @shared_task(ignore_result=True, acks_late=True)
 def bot_move(match_id, version):
-    from .services import play_bot_move
-
-    play_bot_move(match_id, version)
+    bots.play_bot_move(match_id, version)
 
 
 @shared_task(ignore_result=True)
 def check_clocks():
-    from .clocks_sweep import sweep
-
     sweep()
 
 
 @shared_task(ignore_result=True, acks_late=True)
 def default_move(match_id):
-    from .services import submit_default_move
-
-    submit_default_move(match_id)
-
-
-def enqueue(task, *args) -> None:
-    if not task.app.conf.task_always_eager:
-        # the tasks take ids: their repr is the one Celery's saferepr would write, without
-        # its ~0.1 ms of CPU on the path of every move (bench/RESULTS.md, issue 16)
-        task.apply_async(args, argsrepr=repr(args), kwargsrepr="{}")
-        return
-    queue = getattr(_local, "queue", None)
-    if queue is not None:  # already inside the loop below: run after the current task
-        queue.append((task, args))
-        return
-    _local.queue = queue = [(task, args)]
-    try:
-        while queue:
-            next_task, next_args = queue.pop(0)
-            _run_eagerly(next_task, next_args)
-    finally:
-        _local.queue = None
-
-
-def _run_eagerly(task, args) -> None:
-    try:
-        task.apply(args=args, throw=True)
-    except OperationalError:  # committed work stands; the sweep retries this task
-        log.warning("%s%r met a busy database; the clock sweep retries it", task.name, args)
+    endings.submit_default_move(match_id)
 
 
 # --- a task sent from an event loop ---------------------------------------------------------
@@ -169,10 +133,29 @@ _loop_clients: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def _loop_client(url: str):
-    import redis.asyncio
-
     loop = asyncio.get_running_loop()
     clients = _loop_clients.setdefault(loop, {})
     if url not in clients:  # a Redis that hangs fails the send: the caller stores the move
         clients[url] = redis.asyncio.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
     return clients[url]
+
+
+def moves_by_worker() -> bool:
+    """Whether a socket's move goes to a worker unstored (`send_move`): with a broker and
+    PostgreSQL (the worker's INSERT rides in its locked read). Otherwise (the embedded
+    default: eager Celery, SQLite) the web stores it (`api.make_move`)."""
+    return connection.vendor == "postgresql" and not drain_move.app.conf.task_always_eager
+
+
+async def send_move(match_id: int, user, move: dict, reply_to: str, holder: str = "") -> None:
+    """Queue a socket's move, unstored, for a worker (`drain_move`), from the socket's event
+    loop: to `holder`, the queue of the worker that holds the game's position
+    (`send_to_holder`, matches/holders.py), or else to the shared queue
+    (`send_from_loop`). Raises what the broker raises (the caller then stores the
+    move itself)."""
+    args = (int(match_id), user.pk, move.get("client_action_id"),
+            move.get("expected_version"), move.get("action"), reply_to)  # fmt: skip
+    if holder and await send_to_holder(holder, *args):
+        return
+    if not await send_from_loop(drain_move, *args):
+        await sync_to_async(enqueue, thread_sensitive=False)(drain_move, *args)

@@ -13,7 +13,6 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from cardgame import bots
@@ -23,39 +22,11 @@ from cards_data.models import Card
 from cards_data.templatetags.kgk import rules_parts
 from decks import play
 from decks.models import Deck
-from decks.problems import problem_message
 
 from . import clocks, presentation, selectors, services
 from .errors import BadRequest, MatchError, NotFound
 from .models import Match
 from .presentation import client_strings
-
-
-def error_message(error: MatchError) -> str:
-    """A person's sentence for a service error, in the page's language."""
-    messages = {
-        "DECK_NOT_LEGAL": _("This deck is not legal for the chosen ruleset; the problems:"),
-        "SELF_CHALLENGE": _("You cannot play against yourself."),
-        "NO_SUCH_USER": _("There is no user with that name."),
-        "NOT_INVITED": _("This challenge was sent to somebody else."),
-        "NOT_OPEN": _("This challenge is no longer open."),
-        "NO_DECK": _("Choose one of your decks."),
-        "NO_SUCH_DECK": _("Choose one of your decks."),
-        "NOT_YOUR_DECK": _("You can only play with one of your own decks."),
-        "UNKNOWN_BOT": _("Choose one of the bots offered."),
-        "RULESET_NOT_PLAYABLE": _("This ruleset cannot be played online yet."),
-        "UNKNOWN_RULESET": _("Choose one of the rulesets in the list."),
-        "UNKNOWN_TIME_CONTROL": _("Choose one of the time controls in the list."),
-        "NOT_A_PLAYER": _("Only the players of this game can do that."),
-        "BAD_SEATS": _("A table seats three to six players."),
-        "TABLE_FULL": _("Every seat at this table is taken."),
-        "ALREADY_SEATED": _("You already have a seat at this table."),
-        "NOT_THE_HOST": _("Only the host can start or cancel the table."),
-        "HOST_LEAVES": _("The host cancels the table instead of leaving it."),
-        "A_TABLE": _("This is a table for several players: join it."),
-        "NOT_A_TABLE": _("This is a game for two: accept it."),
-    }
-    return messages.get(error.code, error.detail)
 
 
 def deck_rows(user) -> list[dict]:
@@ -156,7 +127,7 @@ def _lobby_post(request) -> Match | None:
     if action.startswith("bot-"):  # the lobby's two bot buttons (no script: a CSP is coming)
         action, bot = "bot", action.removeprefix("bot-")
     if action not in LOBBY_ACTIONS:
-        raise BadRequest("BAD_ACTION", _("Unknown lobby action."))
+        raise BadRequest("BAD_LOBBY_ACTION")
     deck = _deck_from_post(request)
     ruleset = request.POST.get("ruleset") or "original"
     # the people's clock (the form's choice); a game against a bot is untimed (its default)
@@ -167,7 +138,7 @@ def _lobby_post(request) -> Match | None:
         name = request.POST.get("opponent", "").strip()
         opponent = get_user_model().objects.filter(username=name).first() if name else None
         if name and opponent is None:
-            raise NotFound("NO_SUCH_USER", f"There is no user {name!r}.")
+            raise NotFound("NO_SUCH_USER", words={"name": name})
         return services.challenge(
             request.user, deck, opponent=opponent, ruleset=ruleset, time_control=time_control
         )
@@ -195,13 +166,13 @@ def _lobby_post(request) -> Match | None:
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def lobby(request):
-    error, problems, status = None, [], 200
+    error, status = None, 200
     if request.method == "POST":
         try:
             match = _lobby_post(request)
         except MatchError as exc:
-            error, status = error_message(exc), exc.status
-            problems = [problem_message(p) for p in exc.extra.get("problems", [])]
+            # the API's sentence (matches/messages.py); a colony's problems are its words
+            error, status = exc.detail, exc.status
         else:
             if match is None:
                 return redirect("matches:lobby")
@@ -212,7 +183,6 @@ def lobby(request):
         "preselected_deck": preselected_deck(decks),
         "rulesets": play.ruleset_choices(playable_only=True),
         "error": error,
-        "problems": problems,
         "posted": request.POST,
         "table_bots": bots.bot_choices(),
         "time_controls": clocks.choices(),

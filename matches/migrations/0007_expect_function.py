@@ -1,7 +1,7 @@
 """`kgk_expect(ok)`, a PostgreSQL function that fails its statement, with SQLSTATE KGK01,
 when `ok` is false: a drain that sends its writes in the same text as the match row's lock
 puts it between the two, so the writes run only on the row it computed them from
-(matches/services.py, `_drain_held_move`). Plain SQL cannot fail a statement on a
+(matches/services/draining.py, `_drain_held_move`). Plain SQL cannot fail a statement on a
 condition; an error skips the rest of the text, and the transaction rolls back. Nothing
 on SQLite (the drain's one-text path is PostgreSQL's only)."""
 

@@ -34,7 +34,7 @@ function bindConcede() {
     if (!window.confirm(game.state.seat_count > 2 ? S.ui.leave_confirm : S.ui.concede_confirm)) return;
     const r = await post(url("concedeUrl"));
     const body = await r.json().catch(() => ({}));
-    if (r.ok) adopt(body); else showError(S.errors[body.code] || body.detail);
+    if (r.ok) adopt(body); else showError(body.detail);
     resync("conceded");
   });
 }

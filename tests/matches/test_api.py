@@ -148,7 +148,7 @@ def test_a_move_is_stored_by_one_insert_outside_a_transaction_block(alice_client
     from django.db import connection, transaction
     from django.test.utils import CaptureQueriesContext
 
-    from matches import services
+    from matches import queue
     from matches.models import ActionRequest
 
     state = wait_for_my_decision(alice_client, bot_match["id"])
@@ -161,7 +161,7 @@ def test_a_move_is_stored_by_one_insert_outside_a_transaction_block(alice_client
 
     body = _action(state)
     with (
-        mock.patch.object(services, "_queue") as queued,
+        mock.patch.object(queue, "send") as queued,
         mock.patch.object(transaction.Atomic, "__enter__", counting_enter),
     ):
         with CaptureQueriesContext(connection) as queries:

@@ -23,6 +23,7 @@ from engine.game import apply, legal_actions, pending
 from engine.serialize import load
 from matches import fetch, services
 from matches.models import ActionRequest, Match, MatchEvent
+from matches.services import draining
 
 from .kit import assert_consistent
 
@@ -251,7 +252,7 @@ def test_a_drain_replays_from_the_older_position_it_holds(pg, players, decks):
     with (
         mock.patch.object(positions, "from_snapshot", wraps=positions.from_snapshot) as parsed,
         mock.patch.object(positions, "forward", wraps=positions.forward) as forwarded,
-        mock.patch.object(services, "_rebuilt", wraps=services._rebuilt) as rebuilt,
+        mock.patch.object(draining, "_rebuilt", wraps=draining._rebuilt) as rebuilt,
     ):
         applied, sent, commits = _counted(services.drain, match.pk)
 

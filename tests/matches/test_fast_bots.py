@@ -10,6 +10,7 @@ import pytest
 from engine.serialize import load, replay, state_hash
 from matches import services
 from matches.models import ActionRequest, Match, MatchEvent
+from matches.services import bots
 
 pytestmark = pytest.mark.django_db
 
@@ -88,7 +89,7 @@ def test_a_batch_resumes_from_the_last_commit(decks, django_capture_on_commit_ca
         players=(None, None), colonies=colonies, bots=("heuristic", "random"), seed=53
     )
     with django_capture_on_commit_callbacks(execute=False):
-        done, version, more = services._play_bot_batch(match.pk, 0)  # one committed batch
+        done, version, more = bots._play_bot_batch(match.pk, 0)  # one committed batch
     assert done > 0 and more and version == done
     with django_capture_on_commit_callbacks(execute=True):
         services.play_bot_move(match.pk, version)  # what the sweep re-queues

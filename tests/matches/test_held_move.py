@@ -1,5 +1,5 @@
 """A socket's move on the position its worker holds, drained in ONE round trip (issue 16,
-matches/services.py `_drain_held_move`): the move is applied to the held position first;
+matches/services/draining.py `_drain_held_move`): the move is applied to the held position first;
 one query text then locks the row, fails unless the row is still that position with no
 request pending (`kgk_expect`), stores the move as applied, writes the position and
 commits. When the row moved on, that text stores nothing and the usual drain (two round

@@ -21,6 +21,7 @@ from django.utils import timezone
 from engine.serialize import load, state_hash
 from matches import fetch, positions, services, state_cache
 from matches.models import ActionRequest, Match
+from matches.services import commit
 
 from .kit import assert_consistent
 
@@ -42,9 +43,9 @@ def recorder(transactional_db, monkeypatch):
     state_cache.clear()
     record = Recorder()
     real_apply, real_put, real_start = (
-        services._apply_request,
+        commit.apply_request,
         state_cache.put,
-        services._store_position,
+        commit.store_position,
     )
 
     def applying(match, seats, state, request, now):
@@ -68,8 +69,8 @@ def recorder(transactional_db, monkeypatch):
         record.rebuilt.append((version, state_hash(rebuilt) == state_hash(state)))
         real_put(match_id, version, updated, state)
 
-    monkeypatch.setattr(services, "_apply_request", applying)
-    monkeypatch.setattr(services, "_store_position", storing)
+    monkeypatch.setattr(commit, "apply_request", applying)
+    monkeypatch.setattr(commit, "store_position", storing)
     monkeypatch.setattr(state_cache, "put", committed)
     yield record
     state_cache.clear()

@@ -7,19 +7,20 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from matches import services
+from matches import selectors, services
 from matches.errors import MatchError
 from matches.models import ActionRequest, Match
+from matches.services import moves
 
 pytestmark = pytest.mark.postgres
 
 
 def _orm_says_yes(match, user, expected_version, action) -> bool:
-    seat = services.viewer_seat(match, user)
+    seat = selectors.viewer_seat(match, user)
     if seat is None:
         return False
     try:
-        services._check_now(match, seat, expected_version, action)
+        moves._check_now(match, seat, expected_version, action)
     except MatchError:
         return False
     return True

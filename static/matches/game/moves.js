@@ -101,7 +101,7 @@ export async function send(action, auto) {
   }
   game.busy = false;
   if (answer.status === 409) { showError(S.ui.stale); resync("409"); return; }
-  showError((S.errors && S.errors[body.code]) || body.detail || `${answer.status}`);
+  showError(body.detail || `${answer.status}`); // the server's sentence (matches/messages.py)
   draw();
 }
 
@@ -125,7 +125,7 @@ function watchRequest(id, sentAt, delay) {
 function settled(r, sentAt) {
   if (r.status === "rejected") {
     game.busy = false;
-    showError(r.code === "STALE_VERSION" ? S.ui.stale : (S.errors[r.code] || r.message || r.code));
+    showError(r.code === "STALE_VERSION" ? S.ui.stale : (r.message || r.code));
     resync("rejected");
     return true;
   }
