@@ -12,8 +12,9 @@ from rest_framework.response import Response
 from cardgame.limits import SearchThrottle
 from engine import catalog
 
-from .filters import CardFilter
+from .filters import CardFilter, ShapeCachedFilterBackend
 from .models import Card, Edition
+from .pagination import CardPagination
 from .serializers import CardSerializer, EditionSerializer
 
 
@@ -31,6 +32,8 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
 
     queryset = Card.objects.with_related()
     serializer_class = CardSerializer
+    filter_backends = [ShapeCachedFilterBackend]
+    pagination_class = CardPagination
     filterset_class = CardFilter
     lookup_field = "code"
     throttle_classes = [SearchThrottle]
