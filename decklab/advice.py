@@ -78,7 +78,7 @@ def propose(
     deck_rules,
     owned: dict | None = None,
     archetype: list | None = None,
-    limit: int = MAX_CANDIDATES,
+    limit: int | None = None,
 ) -> list[Change]:
     """Candidate changes of a deck, at most `limit`, the most promising first.
 
@@ -112,7 +112,7 @@ def propose(
             continue
         seen.add(change)
         proposals.append(change)
-    return proposals[:limit]
+    return proposals[: limit or MAX_CANDIDATES]
 
 
 def _spread(choices: list[list[Change]]) -> list[Change]:
@@ -222,8 +222,8 @@ def combined(entries, changes: list[Change]) -> tuple[list[list], list[Change]]:
     return entries, used
 
 
-def remeasure(games: Games, colony, count: int = FRESH_GAMES) -> racing.Tally:
-    """The recommended deck against the deck on `count` games from seeds no race used
+def remeasure(games: Games, colony, count: int | None = None) -> racing.Tally:
+    """The recommended deck against the deck on `count` (FRESH_GAMES) games from seeds no race used
     (`games.seed` + "-fresh"): the gain shown is not the winner's curse of the race."""
     fresh = Games(
         games.deck,
@@ -233,7 +233,7 @@ def remeasure(games: Games, colony, count: int = FRESH_GAMES) -> racing.Tally:
         ruleset=games.ruleset,
         bot=games.bot,
     )
-    tally = fresh.play_round(0, count, [0])[0]
+    tally = fresh.play_round(0, count or FRESH_GAMES, [0])[0]
     games.games_played += fresh.games_played
     return tally
 
@@ -242,7 +242,7 @@ def race(games: Games, budget: int, *, step: int = 10, on_progress=None) -> raci
     """Race every candidate of `games` against the deck (decklab.racing) within `budget`
     candidate games. `on_progress(race)` is called every `step` game indices (to store
     the progress, or to stop the race by raising)."""
-    state = racing.Race(len(games.candidates), budget)
+    state = racing.Race(len(games.candidates), budget, rounds=racing.ROUNDS)
 
     def play_round(first, count, who):
         results = {c: racing.Tally() for c in who}

@@ -90,6 +90,7 @@ def play_advice(run_id: int) -> None:
 
 
 def _play(run: AdviceRun) -> None:
+    _stop_if_cancelled(run)  # cancelled while it waited in the queue
     cards = definitions.card_dicts()
     changes = proposals(run, cards)
     games = _games(run, changes)

@@ -17,6 +17,7 @@ from decks.services import save_deck
 
 from . import background
 from .advice_play import play_advice
+from .advice_selectors import count
 from .models import AdviceRun
 from .services import LabRefused, check_deck
 from .tasks import play_advice_run
@@ -53,7 +54,7 @@ def _check_budget(user, budget: int) -> None:
                 "Deck advice may play %(limit)s games a day per account and %(left)s are "
                 "left today: ask for fewer games, or come back tomorrow."
             )
-            % {"limit": games_per_day(), "left": max(0, left)},
+            % {"limit": count(games_per_day()), "left": count(max(0, left))},
             status=429,
             code="advice_budget",
         )
