@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "decklab",
     "channels",
     "matches",
+    "stats",
 ]
 
 MIDDLEWARE = [

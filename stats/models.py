@@ -1,0 +1,102 @@
+"""The statistics' stored figures (docs/stats.md): kept up to date as games end
+(recording.py), rebuilt from the stored games by `manage.py rebuild_stats`.
+
+`ProcessedGame` is the idempotence key: a game's figures are added in the same
+transaction as its row, so a game processed twice (a task delivered twice, a rebuild
+racing a worker) counts once. `SeatResult` is one row per player of a processed game
+(the deck and player pages read it); the tallies are its sums kept per key, so the pages
+that cover every game (the metagame, a card) read a few rows instead of summing games.
+"""
+
+from django.conf import settings
+from django.db import models
+
+
+class ProcessedGame(models.Model):
+    match = models.OneToOneField("matches.Match", on_delete=models.CASCADE, related_name="+")
+    counted = models.BooleanField(help_text="false: processed, no figures (no winner, 3+ seats)")
+    processed = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"match {self.match_id} processed"
+
+
+class SeatResult(models.Model):
+    """One player of a finished two-player game with a winner."""
+
+    ONLINE, TOURNAMENT = "online", "tournament"
+    SOURCES = [(ONLINE, ONLINE), (TOURNAMENT, TOURNAMENT)]
+
+    match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="+")
+    seat = models.SmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    deck = models.ForeignKey(
+        "decks.Deck", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    deck_version = models.PositiveIntegerField(null=True, blank=True)
+    race = models.CharField(max_length=20, blank=True)
+    opponent_race = models.CharField(max_length=20, blank=True)
+    won = models.BooleanField()
+    bots = models.BooleanField(help_text="a bot played a seat of this game")
+    source = models.CharField(max_length=12, choices=SOURCES)
+    finished = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="stats_one_result_per_seat")
+        ]
+        indexes = [
+            models.Index(fields=["deck", "deck_version"]),
+            models.Index(fields=["user", "race"]),
+        ]
+
+    def __str__(self):
+        return f"seat {self.seat} of match {self.match_id}: {'won' if self.won else 'lost'}"
+
+
+class MatchupTally(models.Model):
+    """Games of `race` against `opponent_race` in a month, and how many `race` won."""
+
+    month = models.DateField()
+    race = models.CharField(max_length=20, blank=True)
+    opponent_race = models.CharField(max_length=20, blank=True)
+    bots = models.BooleanField()
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["month", "race", "opponent_race", "bots"], name="stats_one_matchup_tally"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.race} v {self.opponent_race} {self.month:%Y-%m}: {self.wins}/{self.games}"
+
+
+class CardTally(models.Model):
+    """A card's games in colonies, when drawn and when in the opening centre, with wins."""
+
+    code = models.CharField(max_length=16)
+    bots = models.BooleanField()
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    drawn_games = models.PositiveIntegerField(default=0)
+    drawn_wins = models.PositiveIntegerField(default=0)
+    opening_games = models.PositiveIntegerField(default=0)
+    opening_wins = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["code", "bots"], name="stats_one_card_tally")
+        ]
+
+    def __str__(self):
+        return f"{self.code}: {self.wins}/{self.games}"
+
+    COUNTERS = (
+        "games", "wins", "drawn_games", "drawn_wins", "opening_games", "opening_wins"
+    )  # fmt: skip

@@ -1,0 +1,123 @@
+"""A finished game's figures: a hand-computed fixture of three games, idempotence, the
+rebuild, and hidden information (only finished games count)."""
+
+import datetime
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from matches.models import Match, MatchEvent, Seat
+from stats.models import CardTally, MatchupTally, ProcessedGame, SeatResult
+from stats.recording import record_game
+
+from .kit import move
+
+FINISHED = timezone.make_aware(datetime.datetime(2026, 11, 14, 18, 0))
+
+
+@pytest.fixture
+def codes(catalogue):
+    zarg = list(catalogue.filter(race="zarg").values_list("code", flat=True)[:2])
+    xeno = catalogue.filter(race="xeno").values_list("code", flat=True).first()
+    return {"a1": zarg[0], "a2": zarg[1], "b1": xeno}
+
+
+def game(codes, winner, log, status=Match.FINISHED, bots=("", "")):
+    """Seat 0 plays a1 a1 a2 (zarg), seat 1 plays b1 b1 a1 (xeno by most copies)."""
+    match = Match.objects.create(
+        seed=1, status=status, winner_seat=winner, finished=FINISHED, casual=True
+    )
+    colonies = (["a1", "a1", "a2"], ["b1", "b1", "a1"])
+    for seat, colony in enumerate(colonies):
+        Seat.objects.create(
+            match=match, seat=seat, colony=[codes[c] for c in colony], bot=bots[seat]
+        )
+    for seq, (owner, card, why) in enumerate(log, start=1):
+        data = move(owner, codes[card], why)
+        MatchEvent.objects.create(match=match, seq=seq, version=seq, data=data)
+    return match
+
+
+@pytest.fixture
+def three_games(codes):
+    return [
+        game(codes, 0, [(0, "a1", "opening hand"), (1, "b1", "opening hand"), (0, "a2", "draw")]),
+        game(codes, 1, [(0, "a2", "opening hand"), (0, "a1", "mulligan"), (1, "b1", "draw")]),
+        game(codes, 0, [(1, "a1", "opening hand")]),
+    ]
+
+
+def card_figures():
+    fields = ("code", "bots", *CardTally.COUNTERS)
+    return sorted(CardTally.objects.values_list(*fields))
+
+
+def matchup_figures():
+    fields = ("month", "race", "opponent_race", "bots", "games", "wins")
+    return sorted(MatchupTally.objects.values_list(*fields))
+
+
+def seat_figures():
+    fields = ("match", "seat", "race", "opponent_race", "won", "bots", "source")
+    return sorted(SeatResult.objects.values_list(*fields))
+
+
+def test_the_figures_of_three_games_computed_by_hand(codes, three_games):
+    for match in three_games:
+        assert record_game(match.pk)
+    a1, a2, b1 = codes["a1"], codes["a2"], codes["b1"]
+    # (games, wins, drawn games, drawn wins, opening games, opening wins)
+    # a1: in both colonies of the 3 games (6); won by seat 0 in games 1 and 3, seat 1 in 2.
+    #     drawn: game 1 seat 0 (won), game 2 seat 0's mulligan hand (lost), game 3 seat 1
+    #     (lost): 3 drawn, 1 won, all three in the opening centre.
+    # a2: seat 0's 3 games, 2 won; drawn in game 1 (won) and game 2's first hand (lost),
+    #     never in an opening centre (game 2's mulligan replaced it).
+    # b1: seat 1's 3 games, 1 won; drawn in game 1 (opening, lost) and 2 (won).
+    assert card_figures() == sorted(
+        [
+            (a1, False, 6, 3, 3, 1, 3, 1),
+            (a2, False, 3, 2, 2, 1, 0, 0),
+            (b1, False, 3, 1, 2, 1, 1, 0),
+        ]
+    )
+    month = datetime.date(2026, 11, 1)
+    assert matchup_figures() == [
+        (month, "xeno", "zarg", False, 3, 1),
+        (month, "zarg", "xeno", False, 3, 2),
+    ]
+
+
+def test_a_game_processed_twice_counts_once(codes, three_games):
+    first = three_games[0]
+    assert record_game(first.pk) is True
+    figures = (card_figures(), matchup_figures(), seat_figures())
+    assert record_game(first.pk) is False
+    assert (card_figures(), matchup_figures(), seat_figures()) == figures
+    assert ProcessedGame.objects.count() == 1
+
+
+def test_the_incremental_figures_equal_the_rebuilt_ones(codes, three_games):
+    bot_game = game(codes, 1, [(1, "b1", "opening hand")], bots=("", "random"))
+    for match in [*three_games, bot_game]:
+        record_game(match.pk)
+    incremental = (card_figures(), matchup_figures(), seat_figures())
+    assert any(row[1] for row in incremental[0]), "the bot game has figures of its own"
+    call_command("rebuild_stats", stdout=open("/dev/null", "w"))
+    assert (card_figures(), matchup_figures(), seat_figures()) == incremental
+
+
+def test_an_unfinished_game_feeds_no_figure_R_16(codes):
+    running = game(codes, None, [(0, "a1", "opening hand")], status=Match.ACTIVE)
+    waiting = game(codes, 0, [(0, "a1", "opening hand")], status=Match.NEEDS_JUDGE)
+    assert not record_game(running.pk) and not record_game(waiting.pk)
+    call_command("rebuild_stats", stdout=open("/dev/null", "w"))
+    assert not CardTally.objects.exists() and not SeatResult.objects.exists()
+    assert not ProcessedGame.objects.exists()
+
+
+def test_a_game_without_a_winner_is_processed_and_counted_nowhere(codes):
+    draw = game(codes, None, [(0, "a1", "opening hand")])
+    assert record_game(draw.pk)
+    assert ProcessedGame.objects.get().counted is False
+    assert not CardTally.objects.exists()
