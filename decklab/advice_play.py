@@ -120,7 +120,10 @@ def _stop_if_cancelled(run: AdviceRun) -> None:
 def candidate_rows(games: advice.Games, race: racing.Race, changes) -> list[dict]:
     rows = []
     for i, change in enumerate(changes):
-        mean, low, high = race.interval(i)
+        so_far = racing.Tally()  # the race's tally plus the games of the round in hand
+        for cell in games.splits[i].values():
+            so_far.merge(cell.diff)
+        mean, low, high = so_far.interval(race.z)
         splits = [
             {
                 "opponent": key,
@@ -138,7 +141,7 @@ def candidate_rows(games: advice.Games, race: racing.Race, changes) -> list[dict
             dict(
                 change.as_dict(),
                 verdict=race.verdicts[i],
-                games=race.tallies[i].games,
+                games=so_far.games,
                 change=mean,
                 low=low,
                 high=high,

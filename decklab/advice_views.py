@@ -36,8 +36,15 @@ def _form_context(request, deck, *, budget=advising.DEFAULT_BUDGET, source="", e
         "error": error,
         "problems": play.problems(deck, deck.ruleset),
         "opponents": [opponent_label(ref, lang) for ref in reference_decks()],
-        "runs": visible_advice(request.user).filter(deck=deck)[:10],
+        "runs": _with_counts(visible_advice(request.user).filter(deck=deck)[:10]),
     }
+
+
+def _with_counts(runs) -> list[AdviceRun]:
+    runs = list(runs)
+    for run in runs:
+        run.played_text = count(run.games_played)
+    return runs
 
 
 def _used_today(user) -> int:
