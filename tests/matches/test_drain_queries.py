@@ -23,7 +23,7 @@ from engine.game import apply, legal_actions, pending
 from engine.serialize import load
 from matches import fetch, services
 from matches.models import ActionRequest, Match, MatchEvent
-from matches.services import draining
+from matches.services import commit, draining
 
 from .kit import assert_consistent
 
@@ -137,7 +137,7 @@ def test_a_drain_that_fails_after_its_begin_rolls_back(pg, players, decks):
     before = Match.objects.get(pk=match.pk)
 
     def failing_drain():
-        with mock.patch.object(services, "_apply_request", side_effect=RuntimeError("boom")):
+        with mock.patch.object(commit, "apply_request", side_effect=RuntimeError("boom")):
             with pytest.raises(RuntimeError):
                 services.drain(match.pk)
 
