@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework import permissions, serializers, status
+from rest_framework import permissions, status
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.exceptions import APIException, PermissionDenied, ValidationError
 from rest_framework.response import Response
@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from cardgame.hungarian import articles
 from decks.models import Deck
 
-from . import online, pairing_warnings, penalties, problems, selectors, services
+from . import online, penalties, problems, selectors, services
 from .models import AuditEntry, ForbiddenPair, Penalty, Registration, Round, TableSet, Tournament
 from .serializers import (
     ForbiddenPairInput,
@@ -35,6 +35,7 @@ from .serializers import (
     RegisterInput,
     RegistrationSerializer,
     ResultInput,
+    RoundSerializer,
     TournamentInput,
     TournamentSerializer,
 )
@@ -60,28 +61,6 @@ def _call(fn, *args, **kwargs):
         raise PermissionDenied(str(error)) from error
     except services.Conflict as error:
         raise ConflictError(error.payload()) from error
-
-
-# ------------------------------------------------------------------ serializers
-# (the others are serializers.py)
-
-
-class RoundSerializer(serializers.ModelSerializer):
-    matches = MatchSerializer(many=True, read_only=True)
-    deadline = serializers.SerializerMethodField()
-    warnings = serializers.SerializerMethodField()
-
-    class Meta:
-        model = Round
-        fields = ["number", "status", "seed", "published_at", "deadline", "warnings", "matches"]
-
-    def get_deadline(self, obj) -> str | None:
-        deadline = services.round_deadline(obj)
-        return deadline.isoformat() if deadline else None
-
-    def get_warnings(self, obj) -> list[dict]:
-        """Each warning's code and data (players by registration id) and its sentence."""
-        return pairing_warnings.round_warnings(obj)
 
 
 def _data(serializer_class, request):

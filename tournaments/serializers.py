@@ -1,11 +1,13 @@
-"""The tournaments REST API's serializers: what each endpoint reads from a request and
-writes in its answer (api.py; the round's, which reads the pairing, stays there)."""
+"""The tournaments REST API's serializers: what each endpoint of api.py reads from a
+request and writes in its answer."""
 
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 
-from .models import ForbiddenPair, Penalty, Registration, TableSet, Tournament
+from . import pairing_warnings
+from .models import ForbiddenPair, Penalty, Registration, Round, TableSet, Tournament
 from .rules import date_out_of_range
+from .selectors import round_deadline
 
 
 class TournamentInput(serializers.Serializer):
@@ -147,6 +149,24 @@ class MatchSerializer(serializers.ModelSerializer):
             }
             for og in obj.online_games.select_related("game", "winner__player")
         ]
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    matches = MatchSerializer(many=True, read_only=True)
+    deadline = serializers.SerializerMethodField()
+    warnings = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Round
+        fields = ["number", "status", "seed", "published_at", "deadline", "warnings", "matches"]
+
+    def get_deadline(self, obj) -> str | None:
+        deadline = round_deadline(obj)
+        return deadline.isoformat() if deadline else None
+
+    def get_warnings(self, obj) -> list[dict]:
+        """Each warning's code and data (players by registration id) and its sentence."""
+        return pairing_warnings.round_warnings(obj)
 
 
 class ResultInput(serializers.Serializer):
