@@ -625,6 +625,10 @@ def _floater_choices(odd: list[int], choices: list[list[_P]], extra: int):
 def _least_s_by_matching(n: int, seed, part: list[_P]) -> tuple[int, list] | None:
     """A one-level part's least S and its clean pairing by one matching of the part (the
     method="exact" twin of `_least_s_on_the_line`); None when it has no clean pairing."""
+    pts = sorted(part, key=lambda p: p.sp)
+    seeded = list(zip(pts[::2], pts[1::2], strict=True))
+    if all(_compatible(a, b) for a, b in seeded):  # 1-2, 3-4: the unique least S, no solving
+        return sum(b.sp - a.sp for a, b in seeded), seeded
     try:
         pairs = _solve_exact(part, n, seed, with_bye=False, out_pts=None, sparse=True)[0]
     except _NotPerfect:
