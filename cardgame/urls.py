@@ -32,6 +32,7 @@ urlpatterns += i18n_patterns(
     path("tournaments/", include("tournaments.urls")),
     path("lab/", include("decklab.urls")),
     path("play/", include("matches.urls")),
+    path("stats/", include("stats.urls")),
     path("", include("cards_data.urls")),
     prefix_default_language=True,
 )

@@ -3,49 +3,13 @@ rebuild, and hidden information (only finished games count)."""
 
 import datetime
 
-import pytest
 from django.core.management import call_command
-from django.utils import timezone
 
-from matches.models import Match, MatchEvent, Seat
+from matches.models import Match
 from stats.models import CardTally, MatchupTally, ProcessedGame, SeatResult
 from stats.recording import record_game
 
-from .kit import move
-
-FINISHED = timezone.make_aware(datetime.datetime(2026, 11, 14, 18, 0))
-
-
-@pytest.fixture
-def codes(catalogue):
-    zarg = list(catalogue.filter(race="zarg").values_list("code", flat=True)[:2])
-    xeno = catalogue.filter(race="xeno").values_list("code", flat=True).first()
-    return {"a1": zarg[0], "a2": zarg[1], "b1": xeno}
-
-
-def game(codes, winner, log, status=Match.FINISHED, bots=("", "")):
-    """Seat 0 plays a1 a1 a2 (zarg), seat 1 plays b1 b1 a1 (xeno by most copies)."""
-    match = Match.objects.create(
-        seed=1, status=status, winner_seat=winner, finished=FINISHED, casual=True
-    )
-    colonies = (["a1", "a1", "a2"], ["b1", "b1", "a1"])
-    for seat, colony in enumerate(colonies):
-        Seat.objects.create(
-            match=match, seat=seat, colony=[codes[c] for c in colony], bot=bots[seat]
-        )
-    for seq, (owner, card, why) in enumerate(log, start=1):
-        data = move(owner, codes[card], why)
-        MatchEvent.objects.create(match=match, seq=seq, version=seq, data=data)
-    return match
-
-
-@pytest.fixture
-def three_games(codes):
-    return [
-        game(codes, 0, [(0, "a1", "opening hand"), (1, "b1", "opening hand"), (0, "a2", "draw")]),
-        game(codes, 1, [(0, "a2", "opening hand"), (0, "a1", "mulligan"), (1, "b1", "draw")]),
-        game(codes, 0, [(1, "a1", "opening hand")]),
-    ]
+from .kit import game
 
 
 def card_figures():

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from . import views
+
+app_name = "stats"
+urlpatterns = [
+    path("", views.metagame, name="metagame"),
+    path("cards/<str:code>/", views.card, name="card"),
+    path("decks/<int:pk>/", views.deck, name="deck"),
+    path("players/<str:username>/", views.player, name="player"),
+]

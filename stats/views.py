@@ -1,0 +1,72 @@
+"""The statistics pages: short views over selectors.py (which read stored figures)."""
+
+from django.contrib.auth import get_user_model
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from cards_data.models import Card
+from decks.selectors import visible_decks
+
+from . import selectors
+from .figures import MIN_SAMPLE
+
+
+def metagame(request):
+    period = selectors.period_from(request.GET, timezone.localdate())
+    races, matrix = selectors.matchup_matrix(period)
+    return render(
+        request,
+        "stats/metagame.html",
+        {
+            "period": period,
+            "online": races,
+            "trend": selectors.online_trend(period),
+            "events": selectors.tournament_shares(period),
+            "matrix": matrix,
+            "min_sample": MIN_SAMPLE,
+        },
+    )
+
+
+def card(request, code):
+    card = get_object_or_404(Card, code=code)
+    bots = request.GET.get("bots") == "1"
+    figures = selectors.card_figures(card, bots)
+    context = {"card": card, "figures": figures, "bots": bots, "min_sample": MIN_SAMPLE}
+    return render(request, "stats/card.html", context)
+
+
+def deck(request, pk):
+    deck = get_object_or_404(visible_decks(request.user), pk=pk)
+    bots = request.GET.get("bots") == "1"
+    records = selectors.deck_records(deck, bots)
+    sections = [
+        ("deck-versions", _("By version"), (_("Version"), _("Where")), records["versions"]),
+        (
+            "deck-opponents",
+            _("By opponent race"),
+            (_("Version"), _("Opponent")),
+            records["opponents"],
+        ),
+    ]
+    context = {"deck": deck, "sections": sections, "bots": bots, "min_sample": MIN_SAMPLE}
+    return render(request, "stats/deck.html", context)
+
+
+def player(request, username):
+    person = get_object_or_404(get_user_model(), username=username)
+    bots = request.GET.get("bots") == "1"
+    records = selectors.player_records(person, request.user, bots)
+    sections = [
+        ("player-races", _("By race"), (_("Race"),), records["races"]),
+        ("player-matchups", _("By matchup"), (_("Race"), _("Opponent")), records["matchups"]),
+    ]
+    context = {
+        "person": person,
+        "decks": records["decks"],
+        "sections": sections,
+        "bots": bots,
+        "min_sample": MIN_SAMPLE,
+    }
+    return render(request, "stats/player.html", context)
