@@ -135,7 +135,7 @@ def candidate_rows(games: advice.Games, race: racing.Race, changes) -> list[dict
                 "low": cell.diff.interval(racing.Z95)[1],
                 "high": cell.diff.interval(racing.Z95)[2],
             }
-            for (key, on_play), cell in sorted(games.splits[i].items())
+            for (key, on_play), cell in games.splits[i].items()
         ]
         rows.append(
             dict(

@@ -12,7 +12,7 @@ from decks.selectors import visible_decks
 
 from . import racing
 from .models import AdviceRun
-from .reference import reference_deck
+from .reference import reference_deck, reference_decks
 from .selectors import opponent_label
 
 VERDICTS = {
@@ -74,13 +74,19 @@ def _split(split: dict, lang: str) -> dict:
     }
 
 
+def _gauntlet_order(split: dict) -> tuple[int, bool]:
+    """The gauntlet's order, on the play before on the draw."""
+    keys = [ref["key"] for ref in reference_decks()]
+    return keys.index(split["opponent"]), not split["on_play"]
+
+
 def _candidate(row: dict, cards: dict, lang: str) -> dict:
     return {
         "text": change_text(row, cards, lang),
         "verdict": row["verdict"],
         "verdict_label": VERDICTS[row["verdict"]],
         "games": row.get("games", 0),
-        "splits": [_split(s, lang) for s in row.get("splits", ())],
+        "splits": [_split(s, lang) for s in sorted(row.get("splits", ()), key=_gauntlet_order)],
         **(_interval(row) if row.get("games") else {}),
     }
 
