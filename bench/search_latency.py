@@ -353,7 +353,7 @@ def main() -> None:
         print(f"\n[real] {real_cards} cards", flush=True)
         result = measure(args.rounds, args.runs, args.warmup, args.gc_freeze)
         results["real"] = {"cards": real_cards, **result}
-        lines += report_config("real", real_cards, result, 25)
+        lines += report_config("real", real_cards, result, 10)
 
     if args.only in (None, "100k"):
         print(f"\n[100k] building a {args.size:,}-card catalogue", flush=True)
@@ -361,7 +361,7 @@ def main() -> None:
         vacuum_analyze()
         result = measure(args.rounds, args.runs, args.warmup, args.gc_freeze)
         results["100k"] = {"cards": cards, **result}
-        lines += [""] + report_config(f"{cards:,}", cards, result, 150)
+        lines += [""] + report_config(f"{cards:,}", cards, result, 40)
         if args.explain:
             slowest = sorted(result["per_query"], key=lambda k: -result["per_query"][k]["p50"])
             plans = explain(slowest[:6])

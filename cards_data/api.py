@@ -28,7 +28,9 @@ from .serializers import CardSerializer, EditionSerializer
     ]
 )
 class CardViewSet(viewsets.ReadOnlyModelViewSet):
-    """The catalogue. `q` takes the same search language as the site's search box."""
+    """The catalogue. `q` takes the same search language as the site's search box.
+
+    A list's `count` is exact up to 10,000 hits; past that it is an estimate."""
 
     queryset = Card.objects.with_related()
     serializer_class = CardSerializer
