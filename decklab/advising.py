@@ -19,7 +19,7 @@ from . import background
 from .advice_play import play_advice
 from .advice_selectors import count
 from .models import AdviceRun
-from .services import LabRefused, check_deck
+from .services import LabRefused, check_deck, version_number
 from .tasks import play_advice_run
 
 logger = logging.getLogger(__name__)
@@ -83,7 +83,7 @@ def start_advice(user, deck, *, source=AdviceRun.CATALOGUE, budget=DEFAULT_BUDGE
         _check_budget(user, budget)
         run = AdviceRun.objects.create(
             deck=deck,
-            deck_version=max((v.number for v in deck.versions.all()), default=0),
+            deck_version=version_number(deck),
             owner=user,
             ruleset=deck.ruleset,
             colony=colony,

@@ -81,6 +81,11 @@ class LabRefused(Exception):
         self.message, self.status, self.code, self.problems = message, status, code, problems
 
 
+def version_number(deck) -> int:
+    """The number of the deck's latest version (0 before its first): what a run played."""
+    return max((v.number for v in deck.versions.all()), default=0)
+
+
 def check_deck(deck, colony):
     """The deck must make a playable colony (decks.play, R 9) before any game is queued."""
     try:
@@ -161,7 +166,7 @@ def start_run(user, deck, games: int, bot: str = DEFAULT_BOT) -> LabRun:
         _check_no_active_run(user)
         run = LabRun.objects.create(
             deck=deck,
-            deck_version=max((v.number for v in deck.versions.all()), default=0),
+            deck_version=version_number(deck),
             owner=user,
             ruleset=deck.ruleset,
             colony=colony,

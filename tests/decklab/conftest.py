@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 import pytest
@@ -48,7 +49,8 @@ def on_commit(django_capture_on_commit_callbacks):
 
 from service_kit import database_url, redis_db, service_missing  # noqa: E402
 
-WORKER_REDIS = "redis://127.0.0.1:6379/2"  # the deck lab tests' own Redis database
+# the deck lab tests' own Redis database (KGK_TEST_REDIS_URL: one of your own, as matches')
+WORKER_REDIS = os.environ.get("KGK_TEST_REDIS_URL", "redis://127.0.0.1:6379/2")
 
 
 def _wait_ready(log_path, proc, timeout=60):
