@@ -6,8 +6,12 @@ class StatsConfig(AppConfig):
     verbose_name = "Statistics"
 
     def ready(self):
-        from matches.signals import match_finished
+        from django.db.models.signals import post_save
 
-        from .receivers import queue_record_game
+        from matches.signals import match_finished
+        from tournaments.models import Registration
+
+        from .receivers import keep_decklist_race, queue_record_game
 
         match_finished.connect(queue_record_game, dispatch_uid="stats-record-game")
+        post_save.connect(keep_decklist_race, sender=Registration, dispatch_uid="stats-lists")

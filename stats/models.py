@@ -100,3 +100,19 @@ class CardTally(models.Model):
     COUNTERS = (
         "games", "wins", "drawn_games", "drawn_wins", "opening_games", "opening_wins"
     )  # fmt: skip
+
+
+class DecklistRace(models.Model):
+    """A tournament decklist's primary race, kept as the list is saved (receivers.py), so
+    the metagame's event shares read one row per list instead of every list's cards."""
+
+    registration = models.OneToOneField(
+        "tournaments.Registration", on_delete=models.CASCADE, related_name="+"
+    )
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="+"
+    )
+    race = models.CharField(max_length=20, blank=True)
+
+    def __str__(self):
+        return f"{self.race or '-'} list in tournament {self.tournament_id}"

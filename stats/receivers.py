@@ -3,6 +3,7 @@
 
 import logging
 
+from .recording import record_decklist
 from .tasks import record_game
 
 log = logging.getLogger(__name__)
@@ -16,3 +17,9 @@ def queue_record_game(sender, match, **kwargs):
         record_game.delay(match.pk)
     except Exception:
         log.exception("stats of match %s not queued", match.pk)
+
+
+def keep_decklist_race(sender, instance, raw=False, **kwargs):
+    """`post_save` of a tournament Registration: its list's race, for the metagame."""
+    if not raw:
+        record_decklist(instance)

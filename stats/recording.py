@@ -15,13 +15,13 @@ from django.db import IntegrityError, connection, transaction
 from cards_data.models import Card
 from decks.models import DeckVersion
 from matches.models import Match, MatchEvent
-from tournaments.models import OnlineGame
+from tournaments.models import OnlineGame, Registration
 
 from .figures import primary_race
 from .gamelog import seen_cards
-from .models import CardTally, MatchupTally, ProcessedGame, SeatResult
+from .models import CardTally, DecklistRace, MatchupTally, ProcessedGame, SeatResult
 
-TALLIES = (CardTally, MatchupTally, SeatResult, ProcessedGame)
+TALLIES = (CardTally, MatchupTally, SeatResult, ProcessedGame, DecklistRace)
 
 
 def record_game(match_id: int) -> bool:
@@ -52,8 +52,26 @@ def rebuild() -> int:
     with transaction.atomic():
         for model in TALLIES:
             model.objects.all().delete()
+    for registration in Registration.objects.filter(bot="").iterator():
+        record_decklist(registration)
     finished = Match.objects.filter(status=Match.FINISHED).order_by("finished", "pk")
     return sum(record_game(pk) for pk in finished.values_list("pk", flat=True).iterator())
+
+
+def record_decklist(registration: Registration) -> None:
+    """Keep a tournament decklist's primary race (a simulation's bot entries count nowhere,
+    as bots' games count apart)."""
+    if registration.bot:
+        DecklistRace.objects.filter(registration=registration).delete()
+        return
+    races = _races(code for code, _count in registration.cards)
+    copies = Counter()
+    for code, count in registration.cards:
+        copies[races.get(code, "")] += count
+    DecklistRace.objects.update_or_create(
+        registration=registration,
+        defaults={"tournament_id": registration.tournament_id, "race": primary_race(copies)},
+    )
 
 
 def _add_figures(match: Match, seats: list) -> None:

@@ -14,8 +14,8 @@ from decks.problems import race_name
 from engine.catalog import RACES
 from tournaments.models import Registration, Tournament
 
-from .figures import Rate, primary_race, shares, weighted_shares
-from .models import CardTally, MatchupTally, SeatResult
+from .figures import Rate, shares, weighted_shares
+from .models import CardTally, DecklistRace, MatchupTally, SeatResult
 
 SOURCES = {SeatResult.ONLINE: _("online"), SeatResult.TOURNAMENT: _("tournament")}
 PERIOD_MONTHS = 12  # the metagame's default period: the last twelve months
@@ -108,21 +108,17 @@ def tournament_shares(period: Period) -> list[Share]:
     """Each race's part of the decklists of the events finished in the period, each event
     weighted by its players (figures.weighted_shares). A private deck's list counts here
     as its race only, and is never shown."""
-    events = Tournament.objects.filter(
-        status=Tournament.FINISHED, date__gte=period.start, date__lt=period.end_day
+    lists = DecklistRace.objects.filter(
+        tournament__status=Tournament.FINISHED,
+        tournament__date__gte=period.start,
+        tournament__date__lt=period.end_day,
     )
-    races = dict(Card.objects.values_list("code", "race"))
-    lists: dict[int, Counter] = defaultdict(Counter)
-    players: Counter = Counter()
-    entries = Registration.objects.filter(tournament__in=events, bot="")
-    for event, cards in entries.values_list("tournament", "cards"):
-        players[event] += 1
-        copies = Counter()
-        for code, count in cards:
-            copies[races.get(code, "")] += count
-        lists[event][primary_race(copies)] += 1
-    counts = sum(lists.values(), Counter())
-    return _ranked(weighted_shares((players[e], lists[e]) for e in lists), counts)
+    by_event: dict[int, Counter] = defaultdict(Counter)
+    for row in lists.values("tournament", "race").annotate(n=Count("id")):
+        by_event[row["tournament"]][row["race"]] = row["n"]
+    counts = sum(by_event.values(), Counter())
+    events = by_event.values()
+    return _ranked(weighted_shares((sum(c.values()), c) for c in events), counts)
 
 
 @dataclass(frozen=True)

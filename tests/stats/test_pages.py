@@ -1,6 +1,8 @@
 """The statistics pages show the stored figures, and never a private deck's list or an
 unfinished game's hidden cards (R 16)."""
 
+import datetime
+
 import pytest
 from django.test import Client
 
@@ -87,3 +89,32 @@ def test_the_pages_in_hungarian(recorded, codes, client):
     page = client.get(f"/hu/stats/{PERIOD}").content.decode()
     assert "<h1>Metajáték</h1>" in page and "Fajok egymás ellen" in page
     assert "3 játszma" in page
+
+
+def entries(event, users, lists, bot=""):
+    from tournaments.models import Registration
+
+    for user, cards in zip(users, lists, strict=False):
+        Registration.objects.create(
+            tournament=event, player=user, deck_name="x", cards=cards, bot=bot
+        )
+
+
+def test_the_events_race_shares_from_their_decklists(codes, client, django_user_model):
+    from tournaments.models import Tournament
+
+    users = [django_user_model.objects.create_user(f"p{i}") for i in range(5)]
+    zarg, xeno = [[codes["a1"], 3], [codes["a2"], 3]], [[codes["b1"], 3]]
+    event = {"organiser": users[0], "date": datetime.date(2026, 11, 7)}
+    big = Tournament.objects.create(name="Big", status=Tournament.FINISHED, **event)
+    small = Tournament.objects.create(name="Small", status=Tournament.FINISHED, **event)
+    running = Tournament.objects.create(name="Running", status=Tournament.RUNNING, **event)
+    entries(big, users, [zarg, zarg, zarg, xeno])
+    entries(small, users, [zarg, xeno, xeno])
+    entries(small, users[3:], [zarg, zarg], bot="random")  # a simulation's bots: not counted
+    entries(running, users, [xeno] * 5)  # not finished: not counted
+    page = client.get(f"/en/stats/{PERIOD}").content.decode()
+    shares = page.split('id="event-shares"')[1].split("</section>")[0]
+    # zarg (4 * 3/4 + 3 * 1/3) / 7 = 4/7 = 57%, xeno (4 * 1/4 + 3 * 2/3) / 7 = 3/7 = 43%
+    assert '<span class="bar-n">57% <small>(4)</small>' in shares
+    assert '<span class="bar-n">43% <small>(3)</small>' in shares
