@@ -129,16 +129,26 @@ def ship_options(state: GameState, seat: int, chosen) -> list:
     ]
 
 
-class Designate(Step):
-    """R 11.4.2.1 / 11.4.2.3: a side designates its ships, one a decision, then "done"."""
+class SideStep(Step):
+    """A step one side of the combat takes (the attacker's or the defender's), then
+    `following`."""
 
     def __init__(self, attacker: bool, following: str) -> None:
         self.attacker = attacker
-        self.following = following  # the side's crew boarding
+        self.following = following
+
+    def seat(self, state: GameState) -> int:
+        combat: dict = state.combat
+        return combat["attacker"] if self.attacker else combat["defender"]
+
+
+class Designate(SideStep):
+    """R 11.4.2.1 / 11.4.2.3: a side designates its ships, one a decision, then "done"
+    (`following`: the side's crew boarding)."""
 
     def act(self, state: GameState, frame: dict, action: Action, ev: list) -> None:
         combat: dict = state.combat
-        seat = combat["attacker"] if self.attacker else combat["defender"]
+        seat = self.seat(state)
         if action.kind == "done":
             frame["step"] = self.following
             if not self.attacker and not combat["defenders"]:
@@ -211,26 +221,18 @@ def board_options(state: GameState, seat: int, first=False) -> list:
     return out
 
 
-class Board(Step):
+class Board(SideStep):
     """R 11.4.2.2 / 11.4.2.4: a side moves active crew aboard its ships, one a decision."""
 
-    def __init__(self, attacker: bool, following: str) -> None:
-        self.attacker = attacker
-        self.following = following
-
-    def _seat(self, state: GameState) -> int:
-        combat: dict = state.combat
-        return combat["attacker"] if self.attacker else combat["defender"]
-
     def run(self, state: GameState, frame: dict, ev: list) -> None:
-        seat = self._seat(state)
+        seat = self.seat(state)
         if board_options(state, seat, first=True):
             wait(frame, seat, "board")
         else:
             frame["step"] = self.following
 
     def legal(self, state: GameState, frame: dict) -> list:
-        out = [_board_action(c, s) for c, s in board_options(state, self._seat(state))]
+        out = [_board_action(c, s) for c, s in board_options(state, self.seat(state))]
         return out + [DONE]
 
     def act(self, state: GameState, frame: dict, action: Action, ev: list) -> None:
@@ -244,19 +246,11 @@ def aboard(state: GameState, ship: CardInstance) -> list[CardInstance]:
     return [state.cards[a] for a in ship.attachments]
 
 
-class Payments(Step):
+class Payments(SideStep):
     """R 11.4.3.1 / 11.4.3.2: the attacker pays what is aboard its ships, then the defender."""
 
-    def __init__(self, attacker: bool, following: str) -> None:
-        self.attacker = attacker
-        self.following = following
-
-    def _seat(self, state: GameState) -> int:
-        combat: dict = state.combat
-        return combat["attacker"] if self.attacker else combat["defender"]
-
     def run(self, state: GameState, frame: dict, ev: list) -> None:
-        seat = self._seat(state)
+        seat = self.seat(state)
         # The decision is offered whenever face-down cards are aboard (public),
         # so skipping it never tells the opponent they cannot be paid (R 6.10.2).
         if any(not c.paid for s in participants(state, seat) for c in aboard(state, s)):
@@ -265,7 +259,7 @@ class Payments(Step):
             frame["step"] = self.following
 
     def legal(self, state: GameState, frame: dict) -> list:
-        seat = self._seat(state)
+        seat = self.seat(state)
         payable = [
             card.id
             for ship in participants(state, seat)
@@ -278,7 +272,7 @@ class Payments(Step):
         if action.kind == "done":
             frame["step"] = self.following
             return
-        pay_card(state, self._seat(state), state.cards[action.get("card")], ev)
+        pay_card(state, self.seat(state), state.cards[action.get("card")], ev)
 
 
 class EndOfPayment(Step):
