@@ -14,7 +14,7 @@ from django.db import IntegrityError, connection, transaction
 
 from cards_data.models import Card
 from decks.models import DeckVersion
-from matches.models import Match, MatchEvent
+from matches.models import Match, MatchEvent, Seat
 from tournaments.models import OnlineGame, Registration
 
 from .figures import primary_race
@@ -31,10 +31,14 @@ def record_game(match_id: int) -> bool:
     second run of the same game (at-least-once delivery) fails on its unique key and adds
     nothing; on PostgreSQL a concurrent second run waits for the first's commit, then fails.
     """
-    match = Match.objects.filter(pk=match_id, status=Match.FINISHED).first()
-    if match is None:
+    seats = list(
+        Seat.objects.filter(match_id=match_id, match__status=Match.FINISHED)
+        .select_related("match")
+        .order_by("seat")
+    )
+    if not seats:
         return False
-    seats = list(match.seats.order_by("seat"))
+    match = seats[0].match
     countable = len(seats) == 2 and match.winner_seat is not None
     with transaction.atomic():
         try:
@@ -81,11 +85,13 @@ def _add_figures(match: Match, seats: list) -> None:
     source = SeatResult.TOURNAMENT if _in_tournament(match) else SeatResult.ONLINE
     seen = seen_cards(_moves(match))
     month = match.finished.date().replace(day=1)
+    versions = _versions(seats)
     results, matchups, cards = [], [], []
     for seat in seats:
         won = int(match.winner_seat == seat.seat)
         race, opponent = primary[seat.seat], primary[1 - seat.seat]
-        results.append(_seat_result(match, seat, race, opponent, won, bots, source))
+        version = versions.get(seat.seat)
+        results.append(_seat_result(match, seat, version, race, opponent, won, bots, source))
         matchups.append(((month, race, opponent, bots), (1, won)))
         cards += _card_rows(seat, seen.get(seat.seat), won, bots)
     SeatResult.objects.bulk_create(results)
@@ -93,13 +99,13 @@ def _add_figures(match: Match, seats: list) -> None:
     _add(CardTally, ("code", "bots"), CardTally.COUNTERS, cards)
 
 
-def _seat_result(match, seat, race, opponent, won, bots, source) -> SeatResult:
+def _seat_result(match, seat, version, race, opponent, won, bots, source) -> SeatResult:
     return SeatResult(
         match=match,
         seat=seat.seat,
         user_id=seat.user_id,
         deck_id=seat.deck_id,
-        deck_version=_version(seat.deck_id, seat.colony),
+        deck_version=version,
         race=race,
         opponent_race=opponent,
         won=bool(won),
@@ -134,16 +140,22 @@ def _moves(match: Match) -> list[dict]:
     return list(rows.values_list("data", flat=True))
 
 
-def _version(deck_id: int | None, colony: list[str]) -> int | None:
-    """The number of the deck's version whose cards the game's colony is (newest first)."""
-    if deck_id is None:
-        return None
-    cards = sorted([code, count] for code, count in Counter(colony).items())
-    versions = DeckVersion.objects.filter(deck_id=deck_id).order_by("-number")
-    for number, listed in versions.values_list("number", "cards"):
-        if sorted(map(list, listed)) == cards:
-            return number
-    return None
+def _versions(seats: list) -> dict[int, int]:
+    """seat -> the number of its deck's version whose cards the game's colony is (the
+    newest such version); a seat without a deck, or whose colony no version is, has none."""
+    decks = {seat.deck_id for seat in seats if seat.deck_id is not None}
+    if not decks:
+        return {}
+    versions = DeckVersion.objects.filter(deck_id__in=decks).order_by("-number")
+    listed = list(versions.values_list("deck_id", "number", "cards"))
+    found = {}
+    for seat in seats:
+        cards = sorted([code, count] for code, count in Counter(seat.colony).items())
+        for deck_id, number, version_cards in listed:
+            if deck_id == seat.deck_id and sorted(map(list, version_cards)) == cards:
+                found[seat.seat] = number
+                break
+    return found
 
 
 def _add(model, keys: tuple[str, ...], counters: tuple[str, ...], rows: list) -> None:
@@ -160,17 +172,28 @@ def _add(model, keys: tuple[str, ...], counters: tuple[str, ...], rows: list) ->
     table = connection.ops.quote_name(model._meta.db_table)
     fields = [model._meta.get_field(name) for name in (*keys, *counters)]
     columns = [connection.ops.quote_name(f.column) for f in fields]
-    key_columns = columns[: len(keys)]
-    values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(merged))
+    values = [(*key, *counts) for key, counts in merged.items()]
+    source, params = _rows_source(fields, values)
     updates = ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in columns[len(keys) :])
     sql = (
-        f"INSERT INTO {table} ({', '.join(columns)}) VALUES {values} "
-        f"ON CONFLICT ({', '.join(key_columns)}) DO UPDATE SET {updates}"
+        f"INSERT INTO {table} ({', '.join(columns)}) {source} "
+        f"ON CONFLICT ({', '.join(columns[: len(keys)])}) DO UPDATE SET {updates}"
     )
-    params = [
-        field.get_db_prep_value(value, connection)
-        for key, counts in merged.items()
-        for field, value in zip(fields, (*key, *counts), strict=True)
-    ]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
+
+
+def _rows_source(fields: list, values: list[tuple]) -> tuple[str, list]:
+    """The rows to insert as SQL and its parameters. On PostgreSQL one array a column
+    (unnest): the same text for every game, which psycopg splits once, where a row of
+    placeholders a card cost ~1 ms of a worker's CPU a game to split (bench/RESULTS.md)."""
+    if connection.vendor == "postgresql":
+        arrays = ", ".join(f"%s::{field.db_type(connection)}[]" for field in fields)
+        return f"SELECT * FROM unnest({arrays})", [list(c) for c in zip(*values, strict=True)]
+    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    params = [
+        field.get_db_prep_value(value, connection)
+        for line in values
+        for field, value in zip(fields, line, strict=True)
+    ]
+    return "VALUES " + ", ".join([row] * len(values)), params
