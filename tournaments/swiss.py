@@ -640,6 +640,7 @@ def _least_s_on_the_line(part: list[_P]) -> tuple[int, list[tuple[_P, _P]]] | No
     """A one-level part's least S and its clean pairing by `_line_pairs` (with a growing
     allowance above the least: the first that has a clean pairing has the least one); None
     when it has no clean pairing, _Unknown when that cannot be told within the limits."""
+    part = sorted(part, key=lambda p: p.sp)  # once: `_line_pairs` sorts it again, in no time
     for excess in (0, 2, 4, 8, 16, 32, 64):
         pairs = _line_pairs(part, None, excess)
         if pairs is not None:
