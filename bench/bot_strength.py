@@ -34,10 +34,11 @@ sys.path.insert(0, str(ROOT))
 
 from engine.bots import make_bot  # noqa: E402
 from engine.catalog import RACE_PAIRS  # noqa: E402
+from engine.colonies import build_colony, load_cards  # noqa: E402
 from engine.game import apply, legal_actions, new_game, pending  # noqa: E402
 from engine.rng import Rng  # noqa: E402
 from engine.ruleset import Ruleset  # noqa: E402
-from engine.simulate import build_colony, load_cards, wilson  # noqa: E402
+from engine.simulate import wilson  # noqa: E402
 
 COMBOS = [list(c) for c in itertools.product(*RACE_PAIRS)]  # the 16 legal race sets
 

@@ -119,7 +119,7 @@ def main() -> int:
     from decklab.models import LabRun
     from decklab.selectors import run_results
     from decks import services as deck_services
-    from engine.simulate import build_colony, load_cards
+    from engine.colonies import build_colony, load_cards
 
     call_command("load_cards", verbosity=0)
     redis.Redis.from_url(REDIS).flushdb()

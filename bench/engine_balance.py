@@ -39,9 +39,10 @@ sys.path.insert(0, str(ROOT))
 
 from engine.bots import make_bot  # noqa: E402
 from engine.catalog import RACE_PAIRS  # noqa: E402
+from engine.colonies import build_colony, load_cards  # noqa: E402
 from engine.game import apply, new_game, pending  # noqa: E402
 from engine.ruleset import Ruleset  # noqa: E402
-from engine.simulate import build_colony, load_cards, wilson  # noqa: E402
+from engine.simulate import wilson  # noqa: E402
 
 TURN_LIMIT = 300
 

@@ -44,12 +44,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine import _build  # noqa: E402
-from engine.bots import HeuristicBot, RandomBot  # noqa: E402
+from engine.basic_bots import HeuristicBot, RandomBot  # noqa: E402
 from engine.collector import collector_paused  # noqa: E402
+from engine.colonies import PRESETS, build_colony, load_cards  # noqa: E402
 from engine.game import apply, legal_actions, new_game, pending  # noqa: E402
 from engine.ruleset import Ruleset  # noqa: E402
 from engine.serialize import clone, dump, load  # noqa: E402
-from engine.simulate import PRESETS, build_colony, load_cards  # noqa: E402
 
 
 def percentile(values, q):

@@ -25,11 +25,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.bots import HeuristicBot, RandomBot  # noqa: E402
+from engine.basic_bots import HeuristicBot, RandomBot  # noqa: E402
+from engine.colonies import PRESETS, build_colony, load_cards  # noqa: E402
 from engine.game import apply, legal_actions, new_game, pending  # noqa: E402
 from engine.ruleset import Ruleset  # noqa: E402
 from engine.serialize import state_hash  # noqa: E402
-from engine.simulate import PRESETS, build_colony, load_cards  # noqa: E402
 
 # --games 100 --runs 3 on main at 8c20b83 (pure Python), before any change of issue 18
 REFERENCE = "cac2e75bf62596793982ea7d0fb479f9"

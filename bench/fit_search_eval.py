@@ -26,12 +26,12 @@ sys.path.insert(0, str(ROOT))
 
 from bot_strength import COMBOS  # noqa: E402
 
-from engine.bots import HeuristicBot  # noqa: E402
+from engine.basic_bots import HeuristicBot  # noqa: E402
+from engine.colonies import build_colony, load_cards  # noqa: E402
 from engine.game import apply, new_game, pending  # noqa: E402
 from engine.rng import Rng  # noqa: E402
 from engine.ruleset import Ruleset  # noqa: E402
 from engine.search import FEATURES, evaluate, features  # noqa: E402
-from engine.simulate import build_colony, load_cards  # noqa: E402
 
 
 def positions(games, seed, every):

@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from decklab import simulation  # noqa: E402
 from decklab.reference import reference_decks  # noqa: E402
 from decks.play import expand as colony_codes  # noqa: E402
+from engine.colonies import load_cards  # noqa: E402
 from engine.ruleset import Ruleset  # noqa: E402
-from engine.simulate import load_cards  # noqa: E402
 
 
 def main() -> int:

@@ -36,7 +36,7 @@ from search_latency import QUERIES  # noqa: E402
 
 
 def colony() -> list[dict]:
-    from engine.simulate import build_colony, load_cards
+    from engine.colonies import build_colony, load_cards
 
     counts: dict[str, int] = {}
     for card in build_colony(load_cards(), ["xeno", "insectoid", "zarg", "space_shark"]):

@@ -10,8 +10,8 @@ import json
 from functools import cache
 from pathlib import Path
 
+from engine.colonies import build_colony
 from engine.deck import check_deck
-from engine.simulate import build_colony
 
 DATA_FILE = Path(__file__).resolve().parent / "reference_decks.json"
 

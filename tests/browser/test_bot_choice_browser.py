@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def _deck(user):
-    from engine.simulate import build_colony, load_cards
+    from engine.colonies import build_colony, load_cards
 
     counts = {}
     for card in build_colony(load_cards(), ["xeno", "insectoid", "zarg", "space_shark"]):

@@ -35,7 +35,7 @@ LACI = ["xeno", "insectoid", "zarg", "space_shark"]  # R 20 EX-1
 
 
 def legal_entries(races=LACI):
-    from engine.simulate import build_colony, load_cards
+    from engine.colonies import build_colony, load_cards
 
     counts = {}
     for card in build_colony(load_cards(), races):

@@ -25,7 +25,7 @@ SHOTS = os.environ.get("KGK_SHOTS")
 
 def _deck(user):
     from decks.services import save_deck
-    from engine.simulate import build_colony, load_cards
+    from engine.colonies import build_colony, load_cards
 
     counts = {}
     for card in build_colony(load_cards(), ["xeno", "insectoid", "zarg", "space_shark"]):

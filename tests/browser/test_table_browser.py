@@ -283,9 +283,9 @@ def test_every_event_kind_reads_as_a_sentence_in_both_languages(page, live_serve
     """Each event kind of the engine, with the fields it carries, rendered by the page's own
     describe(): a sentence, no placeholder left, no engine name, no id."""
     from engine.bots import make_bot
+    from engine.colonies import PRESETS, build_colony, load_cards
     from engine.game import apply, new_game, pending
     from engine.ruleset import Ruleset
-    from engine.simulate import PRESETS, build_colony, load_cards
     from engine.view import view_event
 
     samples = {}

@@ -10,7 +10,7 @@ LACI = ["xeno", "insectoid", "zarg", "space_shark"]  # R 20 EX-1
 
 def legal_colony(races=LACI):
     """(code, count) pairs: the engine's colony builder, 15 names x 3 (R 9.1, 9.2)."""
-    from engine.simulate import build_colony, load_cards
+    from engine.colonies import build_colony, load_cards
 
     counts = {}
     for card in build_colony(load_cards(), races):

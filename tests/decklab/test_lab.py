@@ -16,8 +16,8 @@ from decklab.selectors import rate, run_results
 from decks import play
 from decks.play import expand as colony_codes
 from engine.catalog import RACE_PAIRS, RACES
+from engine.colonies import load_cards
 from engine.deck import check_deck
-from engine.simulate import load_cards
 
 API = "/api/decklab/runs/"
 EN = {"accept-language": "en"}  # the API answers in the request's language (default hu)

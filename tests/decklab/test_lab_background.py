@@ -15,7 +15,7 @@ GAMES = 400
 
 def legal_cards():
     """A legal 45-card colony (R 9.1, 9.2), as the engine's colony builder makes one."""
-    from engine.simulate import build_colony, load_cards
+    from engine.colonies import build_colony, load_cards
 
     counts: dict[str, int] = {}
     for card in build_colony(load_cards(), ["xeno", "insectoid", "zarg", "space_shark"]):

@@ -8,9 +8,9 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from engine.assist import PUBLIC_DECISIONS, forced_action, suggestion
-from engine.bots import HeuristicBot
+from engine.basic_bots import HeuristicBot
+from engine.colonies import build_colony, load_cards
 from engine.game import apply, legal_actions, new_game, pending
-from engine.simulate import build_colony, load_cards
 from matches import services
 from matches.models import ActionRequest, Match, MatchEvent
 from matches.selectors import match_payload

@@ -10,9 +10,9 @@ from django.utils import translation
 from engine_vocabulary import vocabulary
 
 from engine.bots import make_bot
+from engine.colonies import PRESETS, build_colony, load_cards
 from engine.game import apply, legal_actions, new_game, pending
 from engine.ruleset import Ruleset
-from engine.simulate import PRESETS, build_colony, load_cards
 from engine.view import view
 from matches import presentation, selectors
 

@@ -5,7 +5,7 @@ import json
 from django.core.management.base import BaseCommand
 
 from decklab.reference import DATA_FILE, build_reference_decks
-from engine.simulate import load_cards
+from engine.colonies import load_cards
 
 
 class Command(BaseCommand):
