@@ -7,5 +7,7 @@ urlpatterns = [
     path("", views.metagame, name="metagame"),
     path("cards/<str:code>/", views.card, name="card"),
     path("decks/<int:pk>/", views.deck, name="deck"),
-    path("players/<str:username>/", views.player, name="player"),
+    path(
+        "players/<path:username>/", views.player, name="player"
+    ),  # any user name, as accounts/player_urls.py,
 ]
