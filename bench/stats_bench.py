@@ -39,7 +39,7 @@ def build(games: int, decklists: int, rng: random.Random) -> dict:
     from decks.models import Deck, DeckCard, DeckVersion
     from matches.models import Match
     from stats.figures import primary_race
-    from stats.models import CardTally, DecklistRace, MatchupTally, SeatResult
+    from stats.models import CardTally, DecklistCard, DecklistRace, MatchupTally, SeatResult
     from tournaments.models import Registration, Tournament
 
     load_cards()
@@ -101,10 +101,18 @@ def build(games: int, decklists: int, rng: random.Random) -> dict:
     )
     registrations = Registration.objects.order_by("pk").values_list("pk", "tournament", "deck")
     index = {deck.pk: i for i, deck in enumerate(decks)}
-    DecklistRace.objects.bulk_create(
+    made = DecklistRace.objects.bulk_create(
         [
             DecklistRace(registration_id=pk, tournament_id=t, race=primaries[index[d]])
             for pk, t, d in registrations
+        ],
+        batch_size=5000,
+    )
+    DecklistCard.objects.bulk_create(
+        [
+            DecklistCard(decklist=made[i], code=code, count=count)
+            for i, (_pk, _t, d) in enumerate(registrations)
+            for code, count in lists[index[d]]
         ],
         batch_size=5000,
     )

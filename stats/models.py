@@ -116,3 +116,15 @@ class DecklistRace(models.Model):
 
     def __str__(self):
         return f"{self.race or '-'} list in tournament {self.tournament_id}"
+
+
+class DecklistCard(models.Model):
+    """A card of a tournament decklist and its copies, kept with the list's race, so a
+    card's page counts the lists that play it by an index instead of reading every list."""
+
+    decklist = models.ForeignKey(DecklistRace, on_delete=models.CASCADE, related_name="cards")
+    code = models.CharField(max_length=16, db_index=True)
+    count = models.PositiveSmallIntegerField()
+
+    def __str__(self):
+        return f"{self.count} x {self.code} in list {self.decklist_id}"

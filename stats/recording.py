@@ -19,9 +19,16 @@ from tournaments.models import OnlineGame, Registration
 
 from .figures import primary_race
 from .gamelog import seen_cards
-from .models import CardTally, DecklistRace, MatchupTally, ProcessedGame, SeatResult
+from .models import (
+    CardTally,
+    DecklistCard,
+    DecklistRace,
+    MatchupTally,
+    ProcessedGame,
+    SeatResult,
+)
 
-TALLIES = (CardTally, MatchupTally, SeatResult, ProcessedGame, DecklistRace)
+TALLIES = (CardTally, MatchupTally, SeatResult, ProcessedGame, DecklistCard, DecklistRace)
 
 
 def record_game(match_id: int) -> bool:
@@ -72,9 +79,14 @@ def record_decklist(registration: Registration) -> None:
     copies = Counter()
     for code, count in registration.cards:
         copies[races.get(code, "")] += count
-    DecklistRace.objects.update_or_create(
+    decklist, _new = DecklistRace.objects.update_or_create(
         registration=registration,
         defaults={"tournament_id": registration.tournament_id, "race": primary_race(copies)},
+    )
+    decklist.cards.all().delete()
+    DecklistCard.objects.bulk_create(
+        DecklistCard(decklist=decklist, code=code, count=count)
+        for code, count in registration.cards
     )
 
 

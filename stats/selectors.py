@@ -12,10 +12,10 @@ from cards_data.models import Card
 from decks.models import DeckCard
 from decks.problems import race_name
 from engine.catalog import RACES
-from tournaments.models import Registration, Tournament
+from tournaments.models import Tournament
 
 from .figures import Rate, shares, weighted_shares
-from .models import CardTally, DecklistRace, MatchupTally, SeatResult
+from .models import CardTally, DecklistCard, DecklistRace, MatchupTally, SeatResult
 
 SOURCES = {SeatResult.ONLINE: _("online"), SeatResult.TOURNAMENT: _("tournament")}
 PERIOD_MONTHS = 12  # the metagame's default period: the last twelve months
@@ -157,29 +157,19 @@ class CardFigures:
 def card_figures(card: Card, bots: bool = False) -> CardFigures:
     in_public = DeckCard.objects.filter(card=card, deck__is_public=True)
     public = in_public.aggregate(decks=Count("id"), copies=Avg("count"))
-    lists, copies = _event_copies(card.code)
+    in_lists = DecklistCard.objects.filter(code=card.code)
+    lists = in_lists.aggregate(lists=Count("id"), copies=Avg("count"))
     tally = CardTally.objects.filter(code=card.code, bots=bots).first() or CardTally()
     return CardFigures(
         public_decks=public["decks"],
         public_copies=public["copies"],
-        event_lists=lists,
-        event_copies=copies / lists if lists else None,
+        event_lists=lists["lists"],
+        event_copies=lists["copies"],
         beside=_beside(card, public["decks"]),
         baseline=Rate(tally.wins, tally.games),
         drawn=Rate(tally.drawn_wins, tally.drawn_games),
         opening=Rate(tally.opening_wins, tally.opening_games),
     )
-
-
-def _event_copies(code: str) -> tuple[int, int]:
-    """How many tournament decklists play the card, and their copies in all."""
-    entries = Registration.objects.filter(bot="", cards__icontains=f'"{code}"')
-    lists = copies = 0
-    for cards in entries.values_list("cards", flat=True):
-        count = sum(n for listed, n in cards if listed == code)
-        if count:
-            lists, copies = lists + 1, copies + count
-    return lists, copies
 
 
 BESIDE = 10  # the cards most often played beside a card, shown on its page

@@ -118,3 +118,6 @@ def test_the_events_race_shares_from_their_decklists(codes, client, django_user_
     # zarg (4 * 3/4 + 3 * 1/3) / 7 = 4/7 = 57%, xeno (4 * 1/4 + 3 * 2/3) / 7 = 3/7 = 43%
     assert '<span class="bar-n">57% <small>(4)</small>' in shares
     assert '<span class="bar-n">43% <small>(3)</small>' in shares
+    card = client.get(f"/en/stats/cards/{codes['a1']}/").content.decode()
+    listed = card.split("Tournament decklists</dt>")[1].split("</dd>")[0]
+    assert "<dd>4 · 3.0 copies on average" in listed  # 3 + 1 people's lists, 3 copies each
