@@ -7,7 +7,6 @@ urlpatterns = [
     path("", views.metagame, name="metagame"),
     path("cards/<str:code>/", views.card, name="card"),
     path("decks/<int:pk>/", views.deck, name="deck"),
-    path(
-        "players/<path:username>/", views.player, name="player"
-    ),  # any user name, as accounts/player_urls.py,
+    # any user name (a slash too), as accounts/player_urls.py
+    path("players/<path:username>/", views.player, name="player"),
 ]
