@@ -154,7 +154,7 @@ def candidate_rows(games: advice.Games, race: racing.Race, changes) -> list[dict
 def _progress(run, games, race, changes) -> None:
     run.candidates = candidate_rows(games, race, changes)
     run.games_played = games.games_played
-    run.save(update_fields=["candidates", "games_played", "rounds"])
+    run.save(update_fields=["candidates", "games_played", "rounds", "progressed"])
 
 
 def _finish(run: AdviceRun, status: str) -> None:

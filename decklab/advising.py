@@ -29,6 +29,9 @@ MIN_BUDGET = 3000
 MAX_BUDGET = 20000
 GAMES_PER_DAY = 40000  # per account, over the last 24 hours (settings.DECKLAB_ADVICE_GAMES_PER_DAY)
 SOURCES = (AdviceRun.CATALOGUE, AdviceRun.COLLECTION)
+# An active run saves its progress every few games (seconds apart, minutes on a saturated
+# machine): one that saved nothing for this long has lost its worker (services.stalled_after).
+STALL_SECONDS = 600
 
 
 def games_per_day() -> int:
@@ -60,7 +63,22 @@ def _check_budget(user, budget: int) -> None:
         )
 
 
+def _release_stalled(user) -> None:
+    """Mark the owner's active runs that saved no progress for STALL_SECONDS failed: a
+    worker killed mid-run takes the run with it (its task is acknowledged on receipt), and
+    nothing else would ever let its owner ask again."""
+    since = timezone.now() - timedelta(seconds=STALL_SECONDS)
+    AdviceRun.objects.filter(
+        owner=user, status__in=[AdviceRun.QUEUED, AdviceRun.RUNNING], progressed__lt=since
+    ).update(
+        status=AdviceRun.FAILED,
+        finished=timezone.now(),
+        error=_("The run stopped: no game finished for a long time (a worker was lost)."),
+    )
+
+
 def _check_no_active_advice(user) -> None:
+    _release_stalled(user)
     if AdviceRun.objects.filter(
         owner=user, status__in=[AdviceRun.QUEUED, AdviceRun.RUNNING]
     ).exists():

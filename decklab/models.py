@@ -128,6 +128,8 @@ class AdviceRun(models.Model):
     applied_version = models.PositiveIntegerField(null=True, blank=True)
     error = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
+    # Every save of the run's progress: an active run that stopped moving lost its worker.
+    progressed = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -3,9 +3,12 @@ account's daily budget, the run page shows each proposal with its evidence, a ru
 cancelled, and a recommendation that held up is applied as a new version of the deck.
 Tiny races here (a few games); the racing rule and the games are test_racing / test_advice."""
 
-import pytest
+from datetime import timedelta
 
-from decklab import advice, racing
+import pytest
+from django.utils import timezone
+
+from decklab import advice, advising, racing
 from decklab.advice_play import play_advice
 from decklab.models import AdviceRun
 
@@ -68,6 +71,16 @@ def test_the_daily_budget_is_a_clear_429(client, lab_deck, alice, settings):
     )
     assert response.status_code == 429
     assert "5,000 games a day per account and 2,000 are left today" in response.content.decode()
+
+
+def test_a_run_that_lost_its_worker_does_not_block_its_owner(lab_deck, alice, on_commit):
+    lost = AdviceRun.objects.create(deck=lab_deck, owner=alice, colony=[], budget=3000)
+    long_ago = timezone.now() - timedelta(seconds=advising.STALL_SECONDS + 1)
+    AdviceRun.objects.filter(pk=lost.pk).update(status=AdviceRun.RUNNING, progressed=long_ago)
+    with on_commit(execute=True):
+        advising.start_advice(alice, lab_deck, budget=3000)
+    lost.refresh_from_db()
+    assert lost.status == AdviceRun.FAILED and "worker was lost" in lost.error
 
 
 def test_a_bad_budget_or_source_is_a_400(client, lab_deck, alice):
