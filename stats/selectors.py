@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django.db.models import Avg, Count, Q, Sum
 from django.utils.translation import gettext_lazy as _
 
+from cardgame.language import is_english
 from cards_data.models import Card
 from decks.models import DeckCard
 from decks.problems import race_name
@@ -188,7 +189,15 @@ def _beside(card: Card, decks: int) -> list[dict]:
         .annotate(decks=Count("deck"), copies=Avg("count"))
         .order_by("-decks", "card__code")[:BESIDE]
     )
-    return [{**row, "share": row["decks"] / decks} for row in rows]
+    english = is_english()
+    return [
+        {
+            **row,
+            "share": row["decks"] / decks,
+            "name": row["card__name_en" if english else "card__name"],
+        }
+        for row in rows
+    ]
 
 
 @dataclass(frozen=True)

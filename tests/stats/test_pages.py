@@ -57,7 +57,7 @@ def test_a_private_deck_s_cards_never_sit_beside_a_card(codes, catalogue, client
     public.save()
     page = client.get(f"/en/stats/cards/{codes['a1']}/").content.decode()
     assert f"/stats/cards/{codes['a2']}/" in page
-    assert lone.name not in page and lone.code not in page
+    assert lone.name_en not in page and lone.name not in page and lone.code not in page
 
 
 def test_the_deck_and_player_pages_and_a_private_deck(codes, client, alice, bob):
