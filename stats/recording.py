@@ -8,15 +8,14 @@ processed and counted nowhere (docs/stats.md says why).
 """
 
 from collections import Counter
-from collections.abc import Iterable
 
 from django.db import IntegrityError, connection, transaction
 
-from cards_data.models import Card
 from decks.models import DeckVersion
 from matches.models import Match, MatchEvent, Seat
 from tournaments.models import OnlineGame, Registration
 
+from .catalogue import card_races, list_race
 from .figures import primary_race
 from .gamelog import seen_cards
 from .models import (
@@ -75,13 +74,10 @@ def record_decklist(registration: Registration) -> None:
     if registration.bot:
         DecklistRace.objects.filter(registration=registration).delete()
         return
-    races = _races(code for code, _count in registration.cards)
-    copies = Counter()
-    for code, count in registration.cards:
-        copies[races.get(code, "")] += count
+    race = list_race(registration.cards, card_races(code for code, _n in registration.cards))
     decklist, _new = DecklistRace.objects.update_or_create(
         registration=registration,
-        defaults={"tournament_id": registration.tournament_id, "race": primary_race(copies)},
+        defaults={"tournament_id": registration.tournament_id, "race": race},
     )
     decklist.cards.all().delete()
     DecklistCard.objects.bulk_create(
@@ -91,7 +87,7 @@ def record_decklist(registration: Registration) -> None:
 
 
 def _add_figures(match: Match, seats: list) -> None:
-    races = _races([code for seat in seats for code in seat.colony])
+    races = card_races([code for seat in seats for code in seat.colony])
     primary = [primary_race(Counter(races.get(code, "") for code in s.colony)) for s in seats]
     bots = any(seat.bot for seat in seats)
     source = SeatResult.TOURNAMENT if _in_tournament(match) else SeatResult.ONLINE
@@ -136,10 +132,6 @@ def _card_rows(seat, seen, won: int, bots: bool) -> list:
         counts = (1, won, was_drawn, was_drawn * won, was_opening, was_opening * won)
         rows.append(((code, bots), counts))
     return rows
-
-
-def _races(codes: Iterable[str]) -> dict[str, str]:
-    return dict(Card.objects.filter(code__in=set(codes)).values_list("code", "race"))
 
 
 def _in_tournament(match: Match) -> bool:

@@ -14,7 +14,9 @@ from decks.models import DeckCard
 from decks.problems import race_name
 from engine.catalog import RACES
 from tournaments.models import Tournament
+from tournaments.selectors import final_places
 
+from .catalogue import card_races, list_race
 from .figures import Rate, shares, weighted_shares
 from .models import CardTally, DecklistCard, DecklistRace, MatchupTally, SeatResult
 
@@ -268,3 +270,48 @@ def _shown(row: dict, viewer) -> bool:
     if row["deck"] is None:
         return False
     return row["deck__is_public"] or (viewer.is_authenticated and viewer.pk == row["deck__owner"])
+
+
+TOP = 4  # an event report's conversion: to the top four (the playoff, R 18.6)
+
+
+@dataclass(frozen=True)
+class Conversion:
+    share: Share
+    top: int
+
+    @property
+    def rate(self) -> float:
+        return self.top / self.share.count if self.share.count else 0.0
+
+
+def event_report(event: Tournament) -> dict:
+    """A finished event's metagame: each race's share of its lists, how many of them made
+    the top four, and the winning list (a finished event's decklists are public,
+    tournaments.selectors.decklist_visible). Read from the event's own lists: a few
+    hundred rows at most."""
+    entries = list(event.registrations.select_related("player").order_by("pk"))
+    races = card_races(code for entry in entries for code, _n in entry.cards)
+    places = final_places(event)
+    lists, top = Counter(), Counter()
+    winner = None
+    for entry in entries:
+        race = list_race(entry.cards, races)
+        lists[race] += 1
+        top[race] += places.get(entry.pk, TOP + 1) <= TOP
+        if places.get(entry.pk) == 1:
+            winner = (entry, race)
+    rows = _ranked(shares(lists), lists)
+    return {
+        "shares": rows,
+        "conversions": [Conversion(row, top[row.race]) for row in rows],
+        "winner": winner and _winning_list(*winner),
+    }
+
+
+def _winning_list(entry, race: str) -> dict:
+    names = Card.objects.filter(code__in=[code for code, _n in entry.cards])
+    english = is_english()
+    by_code = {c.code: (c.name_en if english else c.name) for c in names}
+    cards = [(count, code, by_code.get(code, code)) for code, count in entry.cards]
+    return {"entry": entry, "race": Share(race, 1.0), "cards": cards}

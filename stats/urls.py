@@ -9,4 +9,5 @@ urlpatterns = [
     path("decks/<int:pk>/", views.deck, name="deck"),
     # any user name (a slash too), as accounts/player_urls.py
     path("players/<path:username>/", views.player, name="player"),
+    path("events/<int:pk>/", views.event, name="event"),
 ]

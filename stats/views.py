@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cards_data.models import Card
 from decks.selectors import visible_decks
+from tournaments.models import Tournament
 
 from . import selectors
 from .figures import MIN_SAMPLE
@@ -70,3 +71,10 @@ def player(request, username):
         "min_sample": MIN_SAMPLE,
     }
     return render(request, "stats/player.html", context)
+
+
+def event(request, pk):
+    """A finished event's report (printable: the page's print style)."""
+    finished = get_object_or_404(Tournament, pk=pk, status=Tournament.FINISHED)
+    context = {"event": finished, "report": selectors.event_report(finished)}
+    return render(request, "stats/event.html", context)

@@ -121,3 +121,34 @@ def test_the_events_race_shares_from_their_decklists(codes, client, django_user_
     card = client.get(f"/en/stats/cards/{codes['a1']}/").content.decode()
     listed = card.split("Tournament decklists</dt>")[1].split("</dd>")[0]
     assert "<dd>4 · 3.0 copies on average" in listed  # 3 + 1 people's lists, 3 copies each
+
+
+def test_an_event_report_shares_conversion_and_the_winning_list(
+    codes, client, django_user_model, monkeypatch
+):
+    from tournaments.models import Registration, Tournament
+
+    users = [django_user_model.objects.create_user(f"e{i}") for i in range(5)]
+    zarg, xeno = [[codes["a1"], 3], [codes["a2"], 3]], [[codes["b1"], 3]]
+    event = Tournament.objects.create(
+        name="Cup", status=Tournament.FINISHED, organiser=users[0], date=datetime.date(2026, 11, 7)
+    )
+    entries(event, users, [zarg, xeno, xeno, zarg, zarg])
+    ids = list(
+        Registration.objects.filter(tournament=event).order_by("pk").values_list("pk", flat=True)
+    )
+    # places: the first zarg list won, both xeno lists 2nd and 3rd, a zarg list 4th, one 5th
+    places = dict(zip(ids, [1, 2, 3, 4, 5], strict=True))
+    monkeypatch.setattr("stats.selectors.final_places", lambda t: places)
+    page = client.get(f"/en/stats/events/{event.pk}/").content.decode()
+    assert '<span class="bar-n">60% <small>(3)</small>' in page  # zarg 3 of 5 lists
+    assert '<span class="bar-n">40% <small>(2)</small>' in page
+    conversion = page.split('id="event-conversion"')[1].split("</section>")[0]
+    assert "<td>3</td><td>2</td><td>67%</td>" in conversion  # zarg: 2 of 3 in the top four
+    assert "<td>2</td><td>2</td><td>100%</td>" in conversion
+    winner = page.split('id="event-winner"')[1]
+    assert "The winning list: e0" in winner and "3 × " in winner
+    running = Tournament.objects.create(
+        name="Now", status=Tournament.RUNNING, organiser=users[0], date=datetime.date(2026, 11, 7)
+    )
+    assert client.get(f"/en/stats/events/{running.pk}/").status_code == 404
