@@ -36,6 +36,7 @@ def record_game(match_id: int) -> bool:
     The ProcessedGame row is inserted first, in the transaction that adds the figures: a
     second run of the same game (at-least-once delivery) fails on its unique key and adds
     nothing; on PostgreSQL a concurrent second run waits for the first's commit, then fails.
+    (No savepoint around the insert: its failure must undo the transaction anyway.)
     """
     seats = list(
         Seat.objects.filter(match_id=match_id, match__status=Match.FINISHED)
@@ -46,14 +47,13 @@ def record_game(match_id: int) -> bool:
         return False
     match = seats[0].match
     countable = len(seats) == 2 and match.winner_seat is not None
-    with transaction.atomic():
-        try:
-            with transaction.atomic():
-                ProcessedGame.objects.create(match=match, counted=countable)
-        except IntegrityError:
-            return False
-        if countable:
-            _add_figures(match, seats)
+    try:
+        with transaction.atomic():
+            ProcessedGame.objects.create(match=match, counted=countable)
+            if countable:
+                _add_figures(match, seats)
+    except IntegrityError:  # counted already: the whole transaction, figures too, undone
+        return False
     return True
 
 
