@@ -16,27 +16,6 @@ from django.utils.translation import gettext_lazy as _lazy
 from cardgame.hungarian import articles
 
 
-def _known(words) -> str:
-    return ", ".join(words["known"])
-
-
-def _unknown_bot(words) -> str:
-    return _("“%(bot)s” is not one of the bots (%(known)s). Choose one of the bots offered.") % {
-        "bot": words["bot"],
-        "known": _known(words),
-    }
-
-
-def _unknown_time_control(words) -> str:
-    return _(
-        "Unknown time control %(name)s (the choices: %(known)s). "
-        "Choose one of the time controls in the list."
-    ) % {
-        "name": words["name"],
-        "known": _known(words),
-    }
-
-
 def _client_action_id(words) -> str:
     return _(
         "client_action_id must be 1 to %(max)s letters, digits, dots, dashes, "
@@ -74,8 +53,13 @@ MESSAGES = {
     "BAD_OPPONENT": _lazy("Name your opponent by their user name or user id."),
     "SELF_CHALLENGE": _lazy("You cannot play against yourself."),
     "BAD_CHALLENGE": _lazy("Challenge either a user or a bot, not both."),
-    "UNKNOWN_BOT": _unknown_bot,
-    "UNKNOWN_TIME_CONTROL": _unknown_time_control,
+    "UNKNOWN_BOT": _lazy(
+        "“%(bot)s” is not one of the bots (%(known)s). Choose one of the bots offered."
+    ),
+    "UNKNOWN_TIME_CONTROL": _lazy(
+        "Unknown time control %(name)s (the choices: %(known)s). "
+        "Choose one of the time controls in the list."
+    ),
     "BAD_PLAYERS": _lazy(
         "A game has two to six seats (a tournament game exactly two), each with either a "
         "user or a bot, and a colony."

@@ -125,7 +125,9 @@ def check_time_control(name) -> str:
     if isinstance(name, str) and name in clocks.TIME_CONTROLS:
         return name
     words = {"name": repr(name) if isinstance(name, str) else _("(not a name)")}
-    raise BadRequest("UNKNOWN_TIME_CONTROL", words={**words, "known": list(clocks.TIME_CONTROLS)})
+    raise BadRequest(
+        "UNKNOWN_TIME_CONTROL", words={**words, "known": ", ".join(clocks.TIME_CONTROLS)}
+    )
 
 
 def check_bot(bot) -> str:
@@ -133,7 +135,7 @@ def check_bot(bot) -> str:
     if isinstance(bot, str) and bot in BOTS:
         return bot
     name = bot if isinstance(bot, str) else _("(not a name)")
-    raise BadRequest("UNKNOWN_BOT", words={"bot": name, "known": sorted(BOTS)})
+    raise BadRequest("UNKNOWN_BOT", words={"bot": name, "known": ", ".join(sorted(BOTS))})
 
 
 def challenge(

@@ -31,7 +31,7 @@ RAISED = re.compile(
 )
 # Words for every placeholder a sentence may have
 WORDS = {
-    "bot": "cheater", "known": ["heuristic", "random"], "name": "nobody", "max": 64,
+    "bot": "cheater", "known": "heuristic, random", "name": "nobody", "max": 64,
     "current_version": 7, "expected": 9, "seat": 1, "size": 45, "codes": "XX-1",
     "match": 5, "request": 6, "last": 3, "limit": 4096,
 }  # fmt: skip
