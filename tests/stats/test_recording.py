@@ -3,6 +3,7 @@ rebuild, and hidden information (only finished games count)."""
 
 import datetime
 
+import pytest
 from django.core.management import call_command
 
 from matches.models import Match
@@ -85,3 +86,45 @@ def test_a_game_without_a_winner_is_processed_and_counted_nowhere(codes):
     assert record_game(draw.pk)
     assert ProcessedGame.objects.get().counted is False
     assert not CardTally.objects.exists()
+
+
+@pytest.mark.postgres
+def test_workers_counting_the_same_games_at_once_count_each_once(
+    transactional_db, codes, three_games
+):
+    """Six workers at once, two on each of the three games: each game counted by one of
+    them, the shared tallies added without a lost update (PostgreSQL: SQLite has one
+    writer at a time anyway)."""
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Barrier
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        from service_kit import service_missing
+
+        service_missing("needs PostgreSQL: run with DATABASE_URL=postgres://...")
+    games = three_games
+    start = Barrier(6)
+
+    def worker(pk):
+        from django.db import connection as own
+
+        try:
+            start.wait()
+            return record_game(pk)
+        finally:
+            own.close()
+
+    with ThreadPoolExecutor(6) as pool:
+        counted = list(pool.map(worker, [g.pk for g in games for _twice in range(2)]))
+    assert sorted(counted) == [False] * 3 + [True] * 3
+    a1, a2, b1 = codes["a1"], codes["a2"], codes["b1"]
+    assert card_figures() == sorted(
+        [
+            (a1, False, 6, 3, 3, 1, 3, 1),
+            (a2, False, 3, 2, 2, 1, 0, 0),
+            (b1, False, 3, 1, 2, 1, 1, 0),
+        ]
+    )
+    assert [row[-2:] for row in matchup_figures()] == [(3, 1), (3, 2)]
