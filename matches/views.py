@@ -210,10 +210,15 @@ def game(request, pk):
 
 
 def _tournament_event(match):
-    """The event a tournament game belongs to (issue 35: its end screen links back)."""
-    from tournaments.models import OnlineGame
-
-    online = OnlineGame.objects.filter(game=match).select_related("match__tournament").first()
+    """The event a tournament game belongs to (issue 35: its end screen links back). Read
+    through the reverse relation the tournaments app declares (tournament_game), in one
+    query, so matches imports nothing from the app above it."""
+    linked = (
+        Match.objects.select_related("tournament_game__match__tournament")
+        .filter(pk=match.pk)
+        .first()
+    )
+    online = getattr(linked, "tournament_game", None) if linked else None
     return online.match.tournament if online else None
 
 
