@@ -86,11 +86,17 @@ def _action(state, **overrides):
 def test_a_stale_version_is_409_with_the_current_version(alice_client, bot_match):
     state = wait_for_my_decision(alice_client, bot_match["id"])
     Match.objects.filter(pk=state["id"]).update(version=state["version"] + 3)
-    response = post(alice_client, f"/api/matches/{state['id']}/actions/", _action(state))
+    url = f"/api/matches/{state['id']}/actions/"
+    # The detail speaks the reader's language (matches/messages.py): English asked for here.
+    response = alice_client.post(
+        url, _action(state), content_type="application/json", HTTP_ACCEPT_LANGUAGE="en"
+    )
     assert response.status_code == 409
     body = response.json()
     assert body["code"] == "STALE_VERSION" and body["current_version"] == state["version"] + 3
     assert "reload" in body["detail"]
+    hungarian = post(alice_client, url, _action(state)).json()["detail"]
+    assert "töltsd újra" in hungarian and "reload" not in hungarian
 
 
 def test_an_illegal_action_is_422(alice_client, bot_match):
