@@ -11,7 +11,6 @@ import logging
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import OperationalError, connection
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from kombu.exceptions import OperationalError as BrokerUnavailable
 from rest_framework import status
@@ -25,19 +24,22 @@ from decks.models import Deck
 
 from . import selectors, services
 from .errors import BadRequest, Forbidden, MatchError, NotFound
+from .messages import MESSAGES, sentence
 from .models import Match, Seat
 
 BOT_NAMES = [name for name, _label in Seat.BOTS if name]  # random, heuristic, search-*
 
 log = logging.getLogger(__name__)
 
-BUSY = "The game server cannot reach its database right now; try again in a few seconds."
-
 
 class DatabaseBusy(APIException):
     status_code = 503
-    default_detail = BUSY
+    default_detail = MESSAGES["UNAVAILABLE"]
     default_code = "UNAVAILABLE"
+
+
+def _busy() -> dict:
+    return {"detail": sentence("UNAVAILABLE"), "code": "UNAVAILABLE"}
 
 
 class SessionAuth(SessionAuthentication):
@@ -49,7 +51,7 @@ class SessionAuth(SessionAuthentication):
             return super().authenticate(request)
         except OperationalError as exc:
             log.warning("503, the session could not be read: %r", exc)
-            raise DatabaseBusy({"detail": BUSY, "code": "UNAVAILABLE"}) from exc
+            raise DatabaseBusy(_busy()) from exc
 
 
 def json_errors(view):
@@ -66,9 +68,7 @@ def json_errors(view):
             return Response({"detail": detail, "code": exc.default_code}, status=exc.status_code)
         except OperationalError as exc:  # the database is down or full: retry, nothing lost
             log.warning("503 on %s: %r", request.path, exc)
-            return Response(
-                {"detail": BUSY, "code": "UNAVAILABLE"}, status=503, headers={"Retry-After": "2"}
-            )
+            return Response(_busy(), status=503, headers={"Retry-After": "2"})
 
     return wrapper
 
@@ -231,7 +231,7 @@ def make_move(pk, user, data: dict) -> tuple[int, dict]:
     except (OperationalError, BrokerUnavailable) as exc:
         log.warning("an action met a failure: %r", exc)
         if connection.connection is None:  # no connection was had: nothing was stored
-            return 503, {"detail": BUSY, "code": "UNAVAILABLE"}
+            return 503, _busy()
         return _after_a_busy_database(match or Match(pk=pk), user, client_action_id)
     return status.HTTP_202_ACCEPTED, {"request": selectors.request_payload(req)}
 
@@ -244,16 +244,12 @@ def _after_a_busy_database(match, user, client_action_id) -> tuple[int, dict]:
         stored = selectors.client_request(match, user, client_action_id)
     except OperationalError as exc:
         log.warning("could not tell whether the action was stored: %r", exc)
-        detail = _(
-            "The game server is busy and cannot tell yet whether your action was recorded; "
-            "try again in a few seconds (it is never made twice)."
-        )
         outcome = "unknown"
     else:
         if stored is not None:
             return status.HTTP_202_ACCEPTED, {"request": selectors.request_payload(stored)}
-        detail = _("The game server is busy and did not record your action; send it again.")
         outcome = "not_stored"
+    detail = sentence("UNAVAILABLE_" + outcome.upper())
     return 503, {"detail": detail, "code": "UNAVAILABLE", "outcome": outcome, "request": None}
 
 

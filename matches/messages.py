@@ -104,6 +104,18 @@ MESSAGES = {
     # a judge (R 18.4)
     "BAD_WINNER": _lazy("The winner must be one of the seats (a game is never a draw)."),
     "GAME_NOT_OPEN_FOR_JUDGE": _lazy("This game is already decided."),
+    # the server's own trouble (503, code UNAVAILABLE: nothing lost, try again); the two
+    # after a move say what became of it (its `outcome`)
+    "UNAVAILABLE": _lazy(
+        "The game server cannot reach its database right now; try again in a few seconds."
+    ),
+    "UNAVAILABLE_NOT_STORED": _lazy(
+        "The game server is busy and did not record your action; send it again."
+    ),
+    "UNAVAILABLE_UNKNOWN": _lazy(
+        "The game server is busy and cannot tell yet whether your action was recorded; "
+        "try again in a few seconds (it is never made twice)."
+    ),
 }
 
 FALLBACK = "The game cannot do that now."

@@ -425,12 +425,18 @@ def test_a_database_outage_is_a_503_to_retry_not_a_500(alice_client, bot_match, 
         raise OperationalError("sorry, too many clients already")
 
     monkeypatch.setattr(SessionStore, "load", refuse)
-    response = post(alice_client, f"/api/matches/{bot_match['id']}/actions/", {})
+    url = f"/api/matches/{bot_match['id']}/actions/"
+    # The sentence speaks the reader's language (matches/messages.py): English asked for here.
+    response = alice_client.post(
+        url, {}, content_type="application/json", HTTP_ACCEPT_LANGUAGE="en"
+    )
     assert response.status_code == 503
     assert response.json() == {
         "detail": "The game server cannot reach its database right now; try again in a few seconds.",
         "code": "UNAVAILABLE",
     }
+    hungarian = post(alice_client, url, {}).json()
+    assert hungarian["code"] == "UNAVAILABLE" and "adatbázis" in hungarian["detail"]
 
 
 def test_a_player_reads_only_their_own_requests_never_the_opponents(
