@@ -32,6 +32,11 @@ worker's as in a real table.
 
 Goals (issue 5): p50 <= 30 ms, p95 <= 100 ms; >= 100 applied actions/s per worker process;
 resync p95 <= 300 ms; a timeout at most 2 s late.
+
+Why one file of ~760 lines: it is one run, read top to bottom (processes, people, phases,
+report), and its phases share the settings main() takes from the command line as module
+globals (REDIS, HOST, OUT), which bench/matches_probe.py reads too; split, each part would
+need them passed around or imported back.
 """
 
 import argparse
