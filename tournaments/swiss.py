@@ -9,6 +9,12 @@ each, `WARNINGS`; tournaments/pairing_warnings.py words them). It never raises f
 want of a legal pairing: if every pairing has a rematch (tiny events), it takes
 the one with the fewest and warns (NOTES.md: "never stop the event").
 
+Why one module of ~950 lines: it is one algorithm and its proof. The three methods
+(exact, groups, auto's certificate) share the cost model below, the private player
+record `_P` and its compatibility test, and the certificate is only sound read against
+the groups pairing it certifies; the sections (exact, the line and the floaters,
+groups, result) are marked, and each function is short.
+
 No Django, no I/O, no clock and no global randomness: the same inputs and seed
 give the same pairing, whatever the order of `players`. The seed breaks ties
 through hashlib (`seed_key`, `pair_key`), never through `random`.
