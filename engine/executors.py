@@ -107,12 +107,20 @@ def amount(state: GameState, ctx, value):
 EXEC: Final[dict] = {}
 
 
-def executor(name):
-    def deco(fn):
-        EXEC[name] = fn
-        return fn
+def _registrar(table: dict):
+    """A decorator factory that files each function under its name in `table`."""
 
-    return deco
+    def register_as(name):
+        def deco(fn):
+            table[name] = fn
+            return fn
+
+        return deco
+
+    return register_as
+
+
+executor = _registrar(EXEC)
 
 
 @executor("modify_stat")
@@ -488,14 +496,7 @@ def _python(state: GameState, frame: dict, eff, path, ev: list):
 # --- registered Python functions (effects.PYTHON_FUNCTIONS) ---------------------------
 
 PYTHON: Final[dict] = {}
-
-
-def python_function(name):
-    def deco(fn):
-        PYTHON[name] = fn
-        return fn
-
-    return deco
+python_function = _registrar(PYTHON)
 
 
 @python_function("gain_control_of_ship")
