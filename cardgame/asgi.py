@@ -24,7 +24,11 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import CookieMiddleware  # noqa: E402
 
-from matches.routing import websocket_urlpatterns  # noqa: E402
+from matches.routing import websocket_urlpatterns as match_sockets  # noqa: E402
+from notifications.routing import websocket_urlpatterns as personal_sockets  # noqa: E402
+from quickplay.routing import websocket_urlpatterns as queue_sockets  # noqa: E402
+
+websocket_urlpatterns = match_sockets + personal_sockets + queue_sockets
 
 application = ProtocolTypeRouter(
     {

@@ -72,7 +72,11 @@ INSTALLED_APPS = [
     "tournaments",
     "decklab",
     "channels",
+    "social",
     "matches",
+    "ratings",
+    "quickplay",
+    "notifications",
     "stats",
 ]
 

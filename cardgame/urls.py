@@ -33,6 +33,10 @@ urlpatterns += i18n_patterns(
     path("lab/", include("decklab.urls")),
     path("play/", include("matches.urls")),
     path("stats/", include("stats.urls")),
+    path("friends/", include("social.urls")),
+    path("ratings/", include("ratings.urls")),
+    path("quickplay/", include("quickplay.urls")),
+    path("notifications/", include("notifications.urls")),
     path("", include("cards_data.urls")),
     prefix_default_language=True,
 )

@@ -41,6 +41,9 @@ class Match(models.Model):
     result = models.CharField(max_length=12, choices=RESULTS, blank=True)
     result_reason = models.CharField(max_length=200, blank=True)
     casual = models.BooleanField(default=True)
+    # A rated game (issue 37, ratings/): only between people who all opted in, never with a
+    # bot; the ratings app updates their ratings once when it finishes.
+    rated = models.BooleanField(default=False)
     # How many seats the table has (2, or 3-6 for a multiplayer table, R 17.1); an open
     # table has that many Seat rows, the empty ones without a user until it starts.
     seat_count = models.PositiveSmallIntegerField(default=2)

@@ -17,3 +17,11 @@ the result came from the games or from the players)."""
 def announce_result(match, staff=None):
     """Tell what depends on results that `match` is confirmed."""
     result_confirmed.send(sender=type(match), match=match, staff=staff)
+
+
+round_published = Signal()
+"""A round's pairings were published (kwargs: round). Sent after the commit."""
+
+result_to_confirm = Signal()
+"""A player reported a set's result and the opponent must confirm it (kwargs: match: the
+tournament set, reporter: the user who reported). Sent after the commit."""

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class RatingsConfig(AppConfig):
+    """Opt-in ratings of games between people (openskill), seasons and the leaderboard
+    (issue 37). Above matches: it listens to `matches.signals.match_finished`."""
+
+    name = "ratings"
+    verbose_name = "Ratings"
