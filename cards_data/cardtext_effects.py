@@ -59,9 +59,15 @@ def effect_phrase(effect: dict, card: dict) -> Phrase:
     return PHRASERS[name](effect, card)
 
 
-def _verb(definite: bool, definite_form: str, indefinite_form: str) -> str:
-    """The Hungarian verb form that agrees with its object (see target_phrase)."""
-    return definite_form if definite else indefinite_form
+def _command(target, card, verbs, hu: tuple = ("", ""), en: tuple = ("", ""), note=NO_PHRASE):
+    """An order about the effect's targets ("Destroy a ship."): the Hungarian verb in the form
+    that agrees with its object (`verbs`: definite, indefinite; see target_phrase), each
+    language's words before and after the object (`hu`, `en`), then the chooser's note."""
+    phrase, definite = target_phrase(target, card, "acc")
+    verb = verbs[0] if definite else verbs[1]
+    return Phrase(
+        f"{verb}{hu[0]} {phrase.hu}{hu[1]}{note.hu}.", f"{en[0]} {phrase.en}{en[1]}{note.en}."
+    )
 
 
 # --- stats and keywords -------------------------------------------------------------
@@ -200,8 +206,7 @@ def _peek(e, card) -> Phrase:
         return Phrase("Nézd meg a központodat.", "Look at your centre.")
     if zone == "colony_top":
         return _peek_colony_top(e, card, opponent)
-    phrase, definite = target_phrase(e["target"], card, "acc")
-    return Phrase(f"{_verb(definite, 'Nézd', 'Nézz')} meg {phrase.hu}.", f"Look at {phrase.en}.")
+    return _command(e["target"], card, ("Nézd", "Nézz"), (" meg", ""), ("Look at", ""))
 
 
 def _peek_colony_top(e, card, opponent: bool) -> Phrase:
@@ -238,12 +243,8 @@ def _destroy(e, card) -> Phrase:
     target = e["target"]
     if target.get("chooser") == "opponent" and target.get("owner") == "opponent":
         return _opponent_destroys(target)
-    phrase, definite = target_phrase(target, card, "acc")
-    note = chooser_note(target)
-    return Phrase(
-        f"{_verb(definite, 'Semmisítsd', 'Semmisíts')} meg {phrase.hu}{note.hu}.",
-        f"Destroy {phrase.en}{note.en}.",
-    )
+    verbs = ("Semmisítsd", "Semmisíts")
+    return _command(target, card, verbs, (" meg", ""), ("Destroy", ""), chooser_note(target))
 
 
 def _opponent_destroys(target) -> Phrase:
@@ -295,10 +296,7 @@ def _repair_damage(e, card) -> Phrase:
 
 @phraser("neutralize")
 def _neutralize(e, card) -> Phrase:
-    phrase, definite = target_phrase(e["target"], card, "acc")
-    return Phrase(
-        f"{_verb(definite, 'Semlegesítsd', 'Semlegesíts')} {phrase.hu}.", f"Neutralise {phrase.en}."
-    )
+    return _command(e["target"], card, ("Semlegesítsd", "Semlegesíts"), en=("Neutralise", ""))
 
 
 @phraser("add_upgrades", "remove_upgrades")
@@ -319,12 +317,10 @@ def _upgrades(e, card) -> Phrase:
 
 @phraser("rotate")
 def _rotate(e, card) -> Phrase:
-    target = e["target"]
-    phrase, definite = target_phrase(target, card, "acc")
-    note = chooser_note(target)
-    return Phrase(
-        f"{_verb(definite, 'Fordítsd', 'Fordíts')} {HU_STATE[e['to']]} állapotba {phrase.hu}{note.hu}.",
-        f"Turn {phrase.en} {e['to']}{note.en}.",
+    target, state = e["target"], e["to"]
+    hu = (f" {HU_STATE[state]} állapotba", "")
+    return _command(
+        target, card, ("Fordítsd", "Fordíts"), hu, ("Turn", f" {state}"), chooser_note(target)
     )
 
 
@@ -332,11 +328,9 @@ def _rotate(e, card) -> Phrase:
 def _return_to_centre(e, card) -> Phrase:
     target = e["target"]
     if e.get("from") == "trash":
-        phrase, definite = target_phrase(dict(target, owner="any"), card, "acc")
-        return Phrase(
-            f"{_verb(definite, 'Tedd', 'Tegyél')} vissza {phrase.hu} a szemetedből a központodba.",
-            f"Return {phrase.en} from your trash to your centre.",
-        )
+        hu = (" vissza", " a szemetedből a központodba")
+        en = ("Return", " from your trash to your centre")
+        return _command(dict(target, owner="any"), card, ("Tedd", "Tegyél"), hu, en)
     subject, _ = target_phrase(target, card)
     note = chooser_note(target)
     return Phrase(

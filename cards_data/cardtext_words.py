@@ -154,27 +154,41 @@ def noun_of(target) -> str:
     return target["kind"]
 
 
+# A target's filter in words: for each filter key, the words its value gives, in the order
+# the language puts them (a falsy value of a yes/no key gives no word).
+HU_ADJECTIVES = {
+    "other": lambda v: "másik" if v else "",
+    "state": lambda v: HU_STATE[v],
+    "paid": lambda v: "kifizetett" if v else "kifizetetlen",
+    "in_combat": lambda v: "harcoló" if v else "",
+    "cost_max": lambda v: f"legfeljebb {v} creditköltségű",
+    "cost_min": lambda v: f"legalább {v} creditköltségű",
+    "size_max": lambda v: f"legfeljebb {v} méretű",
+    "keyword": lambda v: f"{KEYWORDS[v]['hu']} képességű",
+    "race": lambda v: RACES[v]["hu"],
+}
+EN_ADJECTIVES = {
+    "state": lambda v: v,
+    "paid": lambda v: "paid" if v else "unpaid",
+    "in_combat": lambda v: "participating" if v else "",
+    "race": lambda v: RACES[v]["en"],
+}
+EN_POSTS = {  # the English words after the noun
+    "keyword": lambda v: f"with {KEYWORDS[v]['en']}",
+    "size_max": lambda v: f"of size {v} or less",
+    "cost_max": lambda v: f"costing {v} or less",
+    "cost_min": lambda v: f"costing {v} or more",
+}
+
+
+def filter_words(target, words) -> list[str]:
+    """The words (HU_ADJECTIVES, EN_ADJECTIVES or EN_POSTS) of the target's filter."""
+    flt = target.get("filter", {})
+    return [w for key, word in words.items() if key in flt and (w := word(flt[key]))]
+
+
 def hu_adjectives(target) -> list[str]:
-    flt, adj = target.get("filter", {}), []
-    if flt.get("other"):
-        adj.append("másik")
-    if "state" in flt:
-        adj.append(HU_STATE[flt["state"]])
-    if "paid" in flt:
-        adj.append("kifizetett" if flt["paid"] else "kifizetetlen")
-    if flt.get("in_combat"):
-        adj.append("harcoló")
-    if "cost_max" in flt:
-        adj.append(f"legfeljebb {flt['cost_max']} creditköltségű")
-    if "cost_min" in flt:
-        adj.append(f"legalább {flt['cost_min']} creditköltségű")
-    if "size_max" in flt:
-        adj.append(f"legfeljebb {flt['size_max']} méretű")
-    if "keyword" in flt:
-        adj.append(f"{KEYWORDS[flt['keyword']]['hu']} képességű")
-    if "race" in flt:
-        adj.append(RACES[flt["race"]]["hu"])
-    return adj
+    return filter_words(target, HU_ADJECTIVES)
 
 
 def _hu_self(card) -> tuple[str, str]:
@@ -222,29 +236,11 @@ def hu_target(target, card, case="nom") -> tuple[str, bool]:
 
 
 def en_posts(target) -> list[str]:
-    flt, post = target.get("filter", {}), []
-    if "keyword" in flt:
-        post.append(f"with {KEYWORDS[flt['keyword']]['en']}")
-    if "size_max" in flt:
-        post.append(f"of size {flt['size_max']} or less")
-    if "cost_max" in flt:
-        post.append(f"costing {flt['cost_max']} or less")
-    if "cost_min" in flt:
-        post.append(f"costing {flt['cost_min']} or more")
-    return post
+    return filter_words(target, EN_POSTS)
 
 
 def en_adjectives(target) -> list[str]:
-    flt, adj = target.get("filter", {}), []
-    if "state" in flt:
-        adj.append(flt["state"])
-    if "paid" in flt:
-        adj.append("paid" if flt["paid"] else "unpaid")
-    if flt.get("in_combat"):
-        adj.append("participating")
-    if "race" in flt:
-        adj.append(RACES[flt["race"]]["en"])
-    return adj
+    return filter_words(target, EN_ADJECTIVES)
 
 
 def en_target(target, card) -> str:

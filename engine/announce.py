@@ -7,16 +7,7 @@ from . import ops
 from . import table as T
 from . import values as V
 from .effects import targeted
-from .flow import (
-    Handler,
-    answer,
-    ask,
-    clear_answers,
-    emit,
-    pop,
-    push,
-    register,
-)
+from .flow import Handler, answer, ask, clear_answers, emit, pop, push, register, settle_targets
 from .state import (
     IN_PLAY,
     CardInstance,
@@ -177,35 +168,20 @@ def start_card(state: GameState, seat: int, card: CardInstance, ev: list) -> dic
     """Move an event/interrupt to the chain and push its announcement."""
     d = state.defs[card.code]
     card = ops.relocate(state, card, "chain", ev, "play", face_up=True)
-    entry = {
-        "eid": card.id,
-        "kind": "card",
-        "card": card.id,
-        "code": card.code,
-        "ctrl": seat,
-        "cost": None,
-        "targets": {},
-        "modes": {},
-    }
-    state.chain.append(entry)
     emit(ev, "play", player=seat, card=ops.pub(state, card), type=d["type"])
-    return push(state, {"kind": "announce", "eid": entry["eid"]})
+    return _announce(state, seat, card, {"eid": card.id, "kind": "card", "card": card.id})
 
 
 def start_ability(state: GameState, seat: int, card: CardInstance, index, ev: list) -> dict:
-    entry = {
-        "eid": new_id(state),
-        "kind": "ability",
-        "source": card.id,
-        "ability": index,
-        "code": card.code,
-        "ctrl": seat,
-        "cost": None,
-        "targets": {},
-        "modes": {},
-    }
-    state.chain.append(entry)
     emit(ev, "activate", player=seat, card=ops.pub(state, card), ability=index)
+    head = {"eid": new_id(state), "kind": "ability", "source": card.id, "ability": index}
+    return _announce(state, seat, card, head)
+
+
+def _announce(state: GameState, seat: int, card: CardInstance, head: dict) -> dict:
+    """Put the chain entry (`head` names what it is) on the chain and push its announcement."""
+    entry = {**head, "code": card.code, "ctrl": seat, "cost": None, "targets": {}, "modes": {}}
+    state.chain.append(entry)
     return push(state, {"kind": "announce", "eid": entry["eid"]})
 
 
@@ -347,20 +323,7 @@ class Announce(Handler):
         options = _target_options(
             state, eff, ctrl, sid, state.players[ctrl].credits, self._variable(state, entry), opp
         )
-        n = min(eff["target"].get("count", 1), len(options))
-        if n == len(options):
-            entry["targets"][path] = options
-            frame.pop("need")
-            return
-        ask(
-            state,
-            ctrl,
-            "target",
-            options,
-            "a",
-            n=n,
-            info={"effect": eff["effect"], "card": entry["code"]},
-        )
+        settle_targets(state, frame, entry["targets"], ctrl, eff, options, path, "a", entry["code"])
 
     def _opponent_known(self, state: GameState, frame: dict, entry) -> bool:
         """R 17.1.3: before its targets, the user of a card or ability that names "the
@@ -370,11 +333,6 @@ class Announce(Handler):
             return True
         abilities = [a for _, a in entry_abilities(state, entry)]
         if not any(T.ability_mentions_opponent(a) for a in abilities):
-            return True
-        picked = answer(frame, "opp")
-        if picked is not None:
-            clear_answers(frame)
-            entry["opp"] = picked[0]
             return True
         ctrl = entry["ctrl"]
         sid = entry.get("card")
@@ -387,12 +345,8 @@ class Announce(Handler):
                 _announceable(state, a["effects"], ctrl, sid, credits, variable, opp)
                 for a in abilities
             )
-        ]
-        if len(options) <= 1:  # (none: only a payment's own card could have got here)
-            entry["opp"] = options[0] if options else T.opponent_choices(state, ctrl)[0]
-            return True
-        ask(state, ctrl, "opponent", options, "opp", info={"card": entry["code"]})
-        return False
+        ] or T.opponent_choices(state, ctrl)[:1]  # (none: only a payment's own card gets here)
+        return T.settle_opponent(state, frame, entry, ctrl, options, entry["code"])
 
     @staticmethod
     def _variable(state: GameState, entry):

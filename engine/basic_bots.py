@@ -16,26 +16,30 @@ from .rng import Rng
 _SLOT_OF = {"surface": "base", "canteen": "crew", "ship": "armament"}  # place.to -> slot
 
 
-class RandomBot:
+class SeededBot:
+    """A bot whose random choices come from its own generator, seeded by its name and `seed`
+    (the same seed plays the same game)."""
+
+    name: ClassVar[str] = "seeded"
+
+    def __init__(self, seed=0):
+        self.rng = Rng.from_seed(f"{self.name}-bot:{seed}")
+
+
+class RandomBot(SeededBot):
     """Uniform over the legal actions."""
 
     name: ClassVar[str] = "random"
-
-    def __init__(self, seed=0):
-        self.rng = Rng.from_seed(f"random-bot:{seed}")
 
     def choose(self, state, seat):
         actions = legal_actions(state)
         return actions[self.rng.below(len(actions))]
 
 
-class HeuristicBot:
+class HeuristicBot(SeededBot):
     """Scores each legal action with a few rules of thumb; ties are broken at random."""
 
     name: ClassVar[str] = "heuristic"
-
-    def __init__(self, seed=0):
-        self.rng = Rng.from_seed(f"heuristic-bot:{seed}")
 
     def choose(self, state, seat):
         actions = legal_actions(state)

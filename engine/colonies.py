@@ -46,12 +46,14 @@ def build_colony(cards, races) -> list:
     return [c for c in chosen[:15] for _ in range(3)]
 
 
-def random_colony(rng: Rng, cards: list) -> list:
-    """A legal 45-card colony: one race of each pair (R 9.5), 6 ship names + 9 others."""
-    races = [pair[rng.below(2)] for pair in RACE_PAIRS]
+def random_colony(rng: Rng, cards: list, races: list | None = None, ships: int = 6) -> list:
+    """A legal 45-card colony: 15 names x 3 copies, `ships` of them ship names, from `races`
+    (by default one race of each opposing pair, R 9.5)."""
+    if races is None:
+        races = [pair[rng.below(2)] for pair in RACE_PAIRS]
     pool = [c for c in cards if c["race"] in races]
-    ships = [c for c in pool if c["type"] == "ship"]
-    others = [c for c in pool if c["type"] != "ship"]
-    rng.shuffle(ships)
-    rng.shuffle(others)
-    return [c for c in ships[:6] + others[:9] for _ in range(3)]
+    ship_pool = [c for c in pool if c["type"] == "ship"]
+    other_pool = [c for c in pool if c["type"] != "ship"]
+    rng.shuffle(ship_pool)
+    rng.shuffle(other_pool)
+    return [c for c in ship_pool[:ships] + other_pool[: 15 - ships] for _ in range(3)]

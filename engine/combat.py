@@ -26,7 +26,18 @@ from .combat_base import (
     unboard,
 )
 from .firing import EndFiring, Firing
-from .flow import Handler, answer, ask, clear_answers, emit, pop, push, register, wait
+from .flow import (
+    Handler,
+    answer,
+    ask,
+    clear_answers,
+    emit,
+    pop,
+    push,
+    register,
+    settle_targets,
+    wait,
+)
 from .resolve import expire_cards, open_window
 from .state import CardInstance, GameState, get_card, marked_cards
 
@@ -508,20 +519,8 @@ class Prepare(Handler):
             )
             return
         legal = V.candidates(state, eff["target"], frame["ctrl"], frame["src"], targeted=True)
-        n = min(eff["target"].get("count", 1), len(legal))
-        if n == len(legal):
-            frame["targets"][path] = legal
-            frame.pop("need")
-            return
-        ask(
-            state,
-            frame["ctrl"],
-            "target",
-            legal,
-            "p",
-            n=n,
-            info={"effect": eff["effect"], "card": frame["code"]},
-        )
+        ctrl, targets = frame["ctrl"], frame["targets"]
+        settle_targets(state, frame, targets, ctrl, eff, legal, path, "p", frame["code"])
 
 
 register(Prepare)

@@ -8,7 +8,7 @@ from . import ops
 from . import values as V
 from .actions import Action
 from .announce import announce_payment
-from .flow import emit
+from .flow import emit, event
 from .resolve import open_window
 from .state import CardInstance, GameState, get_card, mark, next_seat
 
@@ -132,49 +132,45 @@ def pay_card(
 # --- ship abilities used in combat (R 13) ------------------------------------------------------------
 
 
-def hw_bonus(ship) -> int:
-    return sum(m[1] for m in ship.mods if m[3] == "heavy_weapons")
-
-
 def can_heavy_weapons(state: GameState, ship) -> bool:
     """R 13.7 / AMB-27: 2 CR for +1 firepower, capped at twice the base firepower."""
-    if "heavy_weapons" not in V.keywords(state, ship):
-        return False
     if state.players[ship.controller].credits < 2:
         return False
-    base = V.printed(state, ship, "firepower")
-    if state.ruleset.heavy_weapons_cap == "increase":
-        return hw_bonus(ship) + 1 <= base
-    return V.stat(state, ship, "firepower") + 1 <= 2 * base
+    return _can_boost(state, ship, "heavy_weapons", "firepower", state.ruleset.heavy_weapons_cap)
 
 
 def heavy_weapons(state: GameState, ship, ev: list) -> None:
     ops.spend(state, ship.controller, 2, ev, "heavy weapons")
-    ship.mods.append(["firepower", 1, "until_end_of_combat", "heavy_weapons"])
-    mark(state, ship)
-    state.armour_epoch += 1
-    emit(ev, "heavy_weapons", ship=ship.id, firepower=V.stat(state, ship, "firepower"))
-
-
-def ord_bonus(ship) -> int:
-    return sum(m[1] for m in ship.mods if m[3] == "ordnance")
+    _boost(state, ship, "heavy_weapons", "firepower", ev)
 
 
 def can_ordnance(state: GameState, ship) -> bool:
     """R 13.9 / AMB-28: discard a colony card for +1 bombardment, up to twice the base."""
-    if "ordnance" not in V.keywords(state, ship):
-        return False
     if not state.players[ship.controller].colony:
         return False
-    base = V.printed(state, ship, "bombardment")
-    if state.ruleset.ordnance_cap == "increase":
-        return ord_bonus(ship) + 1 <= base
-    return V.stat(state, ship, "bombardment") + 1 <= 2 * base
+    return _can_boost(state, ship, "ordnance", "bombardment", state.ruleset.ordnance_cap)
 
 
 def ordnance(state: GameState, ship, ev: list) -> None:
     ops.discard_top(state, ship.controller, 1, ev, "ordnance")
-    ship.mods.append(["bombardment", 1, "until_end_of_combat", "ordnance"])
+    _boost(state, ship, "ordnance", "bombardment", ev)
+
+
+def _can_boost(state: GameState, ship, keyword: str, stat: str, cap: str) -> bool:
+    """Whether the ship's `keyword` (heavy weapons, ordnance) may add +1 to `stat` now: up to
+    twice the printed value; under the "increase" cap the keyword's own bonus is capped at
+    the printed value instead (AMB-27, AMB-28)."""
+    if keyword not in V.keywords(state, ship):
+        return False
+    base = V.printed(state, ship, stat)
+    if cap == "increase":
+        bonus = sum(m[1] for m in ship.mods if m[3] == keyword)
+        return bonus + 1 <= base
+    return V.stat(state, ship, stat) + 1 <= 2 * base
+
+
+def _boost(state: GameState, ship, keyword: str, stat: str, ev: list) -> None:
+    ship.mods.append([stat, 1, "until_end_of_combat", keyword])
     mark(state, ship)
     state.armour_epoch += 1
-    emit(ev, "ordnance", ship=ship.id, bombardment=V.stat(state, ship, "bombardment"))
+    event(ev, keyword, {"ship": ship.id, stat: V.stat(state, ship, stat)})

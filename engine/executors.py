@@ -123,11 +123,27 @@ def _registrar(table: dict):
 executor = _registrar(EXEC)
 
 
-@executor("modify_stat")
-def _modify_stat(state: GameState, frame: dict, eff, path, ev: list):
-    ids = resolve_targets(state, frame, eff, path)
-    if ids is None:
-        return False
+def on_targets(name):
+    """Files under `name` an executor that acts on the cards its effect targets: once the
+    targets are known (None: a player was asked to choose them, and the effect runs again
+    with the answer), `act` does its work on their ids and the effect is finished."""
+
+    def deco(act):
+        def run(state: GameState, frame: dict, eff, path, ev: list):
+            ids = resolve_targets(state, frame, eff, path)
+            if ids is None:
+                return False
+            act(state, frame, eff, ids, ev)
+            return True
+
+        EXEC[name] = run
+        return act
+
+    return deco
+
+
+@on_targets("modify_stat")
+def _modify_stat(state: GameState, frame: dict, eff, ids: list, ev: list) -> None:
     n = amount(state, frame["ctx"], eff["amount"])
     for cid in ids:
         card = state.cards[cid]
@@ -143,14 +159,10 @@ def _modify_stat(state: GameState, frame: dict, eff, path, ev: list):
             duration=eff["duration"],
         )
     ops.check_state(state, ev)
-    return True
 
 
-@executor("grant_keyword")
-def _grant_keyword(state: GameState, frame: dict, eff, path, ev: list):
-    ids = resolve_targets(state, frame, eff, path)
-    if ids is None:
-        return False
+@on_targets("grant_keyword")
+def _grant_keyword(state: GameState, frame: dict, eff, ids: list, ev: list) -> None:
     for cid in ids:
         card = state.cards[cid]
         card.grants.append([eff["keyword"], eff["duration"]])
@@ -158,7 +170,6 @@ def _grant_keyword(state: GameState, frame: dict, eff, path, ev: list):
         emit(
             ev, "grant", card=ops.pub(state, card), keyword=eff["keyword"], duration=eff["duration"]
         )
-    return True
 
 
 def _for_each_player(apply_one):
@@ -312,37 +323,26 @@ def _search_colony(state: GameState, frame: dict, eff, path, ev: list):
     return True
 
 
-@executor("destroy")
-def _destroy(state: GameState, frame: dict, eff, path, ev: list):
-    ids = resolve_targets(state, frame, eff, path)
-    if ids is None:
-        return False
+@on_targets("destroy")
+def _destroy(state: GameState, frame: dict, eff, ids: list, ev: list) -> None:
     for cid in ids:
         card = get_card(state, cid)
         if card is not None:
             ops.destroy(state, card, ev, frame["ctx"]["code"] or "destroy")
-    return True
 
 
-@executor("deal_damage")
-def _deal_damage(state: GameState, frame: dict, eff, path, ev: list):
-    ids = resolve_targets(state, frame, eff, path)
-    if ids is None:
-        return False
+@on_targets("deal_damage")
+def _deal_damage(state: GameState, frame: dict, eff, ids: list, ev: list) -> None:
     n = amount(state, frame["ctx"], eff["amount"])
     for cid in ids:
         card = get_card(state, cid)
         if card is not None:
             ops.deal_damage(state, card, n, ev, frame["ctx"]["code"] or "effect")
     ops.check_state(state, ev)
-    return True
 
 
-@executor("repair_damage")
-def _repair_damage(state: GameState, frame: dict, eff, path, ev: list):
-    ids = resolve_targets(state, frame, eff, path)
-    if ids is None:
-        return False
+@on_targets("repair_damage")
+def _repair_damage(state: GameState, frame: dict, eff, ids: list, ev: list) -> None:
     for cid in ids:
         card = state.cards[cid]
         if eff["amount"] == "all":
@@ -351,60 +351,45 @@ def _repair_damage(state: GameState, frame: dict, eff, path, ev: list):
             card.damage = max(0, card.damage - amount(state, frame["ctx"], eff["amount"]))
         state.armour_epoch += 1
         emit(ev, "repair", card=ops.pub(state, card), damage=card.damage)
-    return True
 
 
-@executor("neutralize")
-def _neutralize(state: GameState, frame: dict, eff, path, ev: list):
+@on_targets("neutralize")
+def _neutralize(state: GameState, frame: dict, eff, ids: list, ev: list) -> None:
     """R 12.5: the card leaves the chain without effect; its credits are lost."""
-    ids = resolve_targets(state, frame, eff, path)
-    if ids is None:
-        return False
     for cid in ids:
         card = get_card(state, cid)
         if card is not None and card.zone == "chain":
             ops.relocate(state, card, "trash", ev, "neutralized", face_up=True)
         elif card is not None:
             neutralize_payment(state, cid, ev)
-    return True
 
 
-@executor("add_upgrades")
-def _add_upgrades(state: GameState, frame: dict, eff, path, ev: list):
-    ids = resolve_targets(state, frame, eff, path)
-    if ids is None:
-        return False
+def _set_upgrades(state: GameState, card, upgrades: int, ev: list) -> None:
+    card.upgrades = upgrades
+    state.upgrade_epoch += 1
+    emit(ev, "upgrades", card=ops.pub(state, card), upgrades=upgrades)
+
+
+@on_targets("add_upgrades")
+def _add_upgrades(state: GameState, frame: dict, eff, ids: list, ev: list) -> None:
     n = amount(state, frame["ctx"], eff["amount"])
     for cid in ids:
         card = state.cards[cid]
-        card.upgrades += n  # R 4.5.2: effects do not count toward the 2 per turn
-        state.upgrade_epoch += 1
-        emit(ev, "upgrades", card=ops.pub(state, card), upgrades=card.upgrades)
-    return True
+        _set_upgrades(state, card, card.upgrades + n, ev)  # R 4.5.2: not among the 2 a turn
 
 
-@executor("remove_upgrades")
-def _remove_upgrades(state: GameState, frame: dict, eff, path, ev: list):
-    ids = resolve_targets(state, frame, eff, path)
-    if ids is None:
-        return False
+@on_targets("remove_upgrades")
+def _remove_upgrades(state: GameState, frame: dict, eff, ids: list, ev: list) -> None:
     n = amount(state, frame["ctx"], eff["amount"])
     for cid in ids:
         card = state.cards[cid]
-        card.upgrades = max(0, card.upgrades - n)
-        state.upgrade_epoch += 1
-        emit(ev, "upgrades", card=ops.pub(state, card), upgrades=card.upgrades)
-    return True
+        _set_upgrades(state, card, max(0, card.upgrades - n), ev)
 
 
-@executor("rotate")
-def _rotate(state: GameState, frame: dict, eff, path, ev: list):
-    ids = resolve_targets(state, frame, eff, path)
-    if ids is None:
-        return False
+@on_targets("rotate")
+def _rotate(state: GameState, frame: dict, eff, ids: list, ev: list) -> None:
     for cid in ids:
         ops.rotate(state, state.cards[cid], eff["to"], ev, frame["ctx"]["code"] or "effect")
-    return True
 
 
 @executor("return_to_centre")

@@ -176,6 +176,29 @@ def ask(
     )
 
 
+def settle_targets(
+    state,
+    frame: dict,
+    targets: dict,
+    chooser: int,
+    eff: dict,
+    options: list,
+    path: str,
+    key: str,
+    code: str,
+) -> None:
+    """The targets of `eff` (at `path` of the card `code`) chosen as it is played (R 1.6):
+    when it takes all of `options`, they are its `targets[path]` at once and `frame`'s need
+    is met; otherwise `chooser` picks them (the answers land under `key`)."""
+    n = min(eff["target"].get("count", 1), len(options))
+    if n == len(options):
+        targets[path] = options
+        frame.pop("need")
+        return
+    info = {"effect": eff["effect"], "card": code}
+    ask(state, chooser, "target", options, key, n=n, info=info)
+
+
 def answer(frame: dict, key: str, default=None):
     return frame.get("answers", {}).get(key, default)
 

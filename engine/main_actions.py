@@ -173,12 +173,7 @@ def main_actions(state: GameState, seat: int) -> list:
     player = state.players[seat]
     credits = player.credits
     cards = state.cards
-    memo = state.memo  # V.state_info's memo read here while valid (a call per decision)
-    info: V.DefInfo
-    if memo is not None and memo[0] is state.defs and memo[1] == len(memo[0]):
-        info = memo[2]
-    else:
-        info = V.state_info(state)
+    info = V.state_info(state)
     # costs look the static abilities up only where some static of the game may apply
     if len(_UPGRADE) < state.next_id:
         _fit_tables(state.next_id)  # every id of this state has its slot in the id tables

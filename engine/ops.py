@@ -217,12 +217,7 @@ def check_state(state: GameState, ev: list) -> None:
             break
     else:
         return  # no ship anywhere
-    memo = state.memo  # V.state_info's memo read here while valid (a call per decision)
-    info: V.DefInfo
-    if memo is not None and memo[0] is state.defs and memo[1] == len(memo[0]):
-        info = memo[2]
-    else:
-        info = V.state_info(state)
+    info = V.state_info(state)
     if not info.lowers_armour:  # statics can only add armour: a lower bound without them
         if armour_kept(state, info):
             return  # nothing _all_armoured reads changed since it found every ship armoured

@@ -31,8 +31,6 @@ from .announce import (
 from .executors import EXEC, alive
 from .flow import (
     Handler,
-    answer,
-    ask,
     clear_answers,
     emit,
     event,
@@ -76,17 +74,8 @@ class Effects(Handler):
         ctx = frame["ctx"]
         if "opp" in ctx or not T.mentions_opponent(frame["effects"]):
             return True
-        picked = answer(frame, "opp")
-        if picked is not None:
-            clear_answers(frame)
-            ctx["opp"] = picked[0]
-            return True
         options = T.opponent_choices(state, ctx["ctrl"])
-        if len(options) == 1:
-            ctx["opp"] = options[0]
-            return True
-        ask(state, ctx["ctrl"], "opponent", options, "opp", info={"card": ctx["code"]})
-        return False
+        return T.settle_opponent(state, frame, ctx, ctx["ctrl"], options, ctx["code"])
 
 
 register(Effects)

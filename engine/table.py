@@ -14,7 +14,7 @@ A two-player game never comes here (``state.table`` is None): its rules (R 10.6,
 from typing import Any, Final
 
 from . import ops
-from .flow import emit
+from .flow import answer, ask, clear_answers, emit
 from .state import CardInstance, GameState, live_seats, neighbours
 
 # --- turns and attacks (R 17.1.2, R 17.1.4) ------------------------------------------------
@@ -176,3 +176,18 @@ __all__ = [
     "opponent_choices",
     "ranking",
 ]
+
+
+def settle_opponent(state: GameState, frame: dict, holder: dict, ctrl: int, options, code) -> bool:
+    """R 17.1.3: "the opponent" of what `holder` resolves is the neighbour `ctrl` picks out of
+    `options` (nothing to ask when there is one). False after asking."""
+    picked = answer(frame, "opp")
+    if picked is not None:
+        clear_answers(frame)
+        holder["opp"] = picked[0]
+        return True
+    if len(options) == 1:
+        holder["opp"] = options[0]
+        return True
+    ask(state, ctrl, "opponent", options, "opp", info={"card": code})
+    return False

@@ -23,12 +23,7 @@ class TournamentForm(forms.ModelForm):
             "place",
             "online",
             "swiss_rounds",
-            "match_format",
-            "game_minutes",
-            "decklist_deadline",
-            "play_third_place",
-            "play_all_three",
-            "late_entry_losses",
+            *Tournament.PLAY_SETTINGS,
         ]
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}),

@@ -25,6 +25,15 @@ class Tournament(models.Model):
         (FINISHED, _("Finished")),
     ]
     FORMAT_CHOICES = [("bo1", _("Best of one")), ("bo3", _("Best of three"))]
+    # How the event is played, as its organiser sets it: the form's and the API's fields.
+    PLAY_SETTINGS = (
+        "match_format",
+        "game_minutes",
+        "decklist_deadline",
+        "play_third_place",
+        "play_all_three",
+        "late_entry_losses",
+    )
 
     name = models.CharField(_("name"), max_length=120)
     date = models.DateField(_("date"))

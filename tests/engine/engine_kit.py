@@ -3,8 +3,8 @@
 import json
 from pathlib import Path
 
+from engine import colonies
 from engine import notation as N
-from engine.catalog import RACE_PAIRS
 from engine.game import apply, legal_actions, pending
 from engine.ops import public
 from engine.state import IN_PLAY
@@ -48,17 +48,9 @@ def card(state, name, seat=None):
     return state.cards[N.find(state, name, seat=seat)]
 
 
-def random_colony(rng, races=None, ships=6, others=9):
-    """A legal 45-card colony: 15 names x 3 copies from four compatible races (R 9)."""
-    if races is None:
-        races = [pair[rng.below(2)] for pair in RACE_PAIRS]
-    pool = [c for c in CARDS if c["race"] in races]
-    ship_pool = [c for c in pool if c["type"] == "ship"]
-    other_pool = [c for c in pool if c["type"] != "ship"]
-    rng.shuffle(ship_pool)
-    rng.shuffle(other_pool)
-    chosen = ship_pool[:ships] + other_pool[: 15 - ships]
-    return [c for c in chosen for _ in range(3)]
+def random_colony(rng, races=None, ships=6):
+    """A legal 45-card colony of the real set (engine.colonies.random_colony, R 9)."""
+    return colonies.random_colony(rng, CARDS, races, ships)
 
 
 def pass_windows(state):
