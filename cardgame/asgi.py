@@ -43,8 +43,10 @@ application = ProtocolTypeRouter(
 
 # The embedded default has no beat: this process sweeps the clocks itself (matches docs).
 from matches.embedded_clock import start_if_wanted  # noqa: E402
+from notifications import embedded_beat  # noqa: E402
 
 start_if_wanted()
+embedded_beat.start_if_wanted()  # the decklist-deadline warnings, as the beat would
 
 # The ~100k objects of the loaded project never die: keep them out of the collector's full
 # passes, which otherwise walk all of them (tens of ms, in the middle of somebody's move).

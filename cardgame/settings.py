@@ -214,8 +214,22 @@ DECKLAB_PLAY_IN_REQUEST = False
 # How many worker processes share a lab run, for the expected run time shown before it starts
 # (decklab.services.expected_seconds); the embedded default plays on one background thread.
 DECKLAB_WORKERS = int(os.environ.get("DECKLAB_WORKERS", "2" if REDIS_URL else "1"))
+# Deck advice's gauntlet and swap source once the statistics find archetypes (issue 39):
+# decklab sits below stats, so the wiring names the function here (decklab/metagame.py).
+DECKLAB_ARCHETYPES = "stats.selectors.archetypes"
+# Quick play (issue 37, docs/quickplay.md): seconds a person waits before a bot is offered,
+# and seconds without a heartbeat from their page before their queue entry expires.
+QUICKPLAY_WAIT_LIMIT = int(os.environ.get("QUICKPLAY_WAIT_LIMIT", "60"))
+QUICKPLAY_TTL = int(os.environ.get("QUICKPLAY_TTL", "30"))
 CELERY_BEAT_SCHEDULE = {
     "matches-clocks": {"task": "matches.tasks.check_clocks", "schedule": 1.0},
+    # quick play: expire the queue entries whose page went silent, retry the waiting ones
+    "quickplay-sweep": {"task": "quickplay.tasks.sweep_queues", "schedule": 5.0},
+    # once per event and person: the warning 24 h before a decklist deadline
+    "notifications-decklist-deadlines": {
+        "task": "notifications.tasks.warn_decklist_deadlines",
+        "schedule": 300.0,
+    },
 }
 # The beat keeps its schedule in memory: Celery's default writes a `celerybeat-schedule` file
 # into the directory it starts in (the checkout), and a sweep that runs every second has no
@@ -353,6 +367,12 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "KGK <noreply@localhost>")
+# Notifications (issue 37): the site's address for the links in e-mails a worker sends (no
+# request to take it from), and whether a person's webhook may point at http or at a
+# private or loopback address (off: no server-side request forgery; tests and a developer's
+# machine turn it on).
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
+NOTIFICATIONS_WEBHOOK_ALLOW_PRIVATE = env_bool("NOTIFICATIONS_WEBHOOK_ALLOW_PRIVATE", DEBUG)
 
 # Content-Security-Policy (django-csp): scripts only from our own files, never inline.
 # Enforced when CSP_ENFORCE is on (by default with HTTPS, i.e. in production); always sent

@@ -16,6 +16,13 @@ default move for them; it never ends a game by itself, only an empty bank does).
   bank; a decision must be answered by `decision_started + min(decision_limit, bank)`; past
   that `check_clocks` makes the default move (pass, the engine's decline, ...) and, if the
   bank is empty, ends a casual game on time.
+- the controls over days (`half_day`, `day`, `three_days`: 12 hours, 1 day, 3 days "a move"),
+  for games between people who come back now and then. A move is a turn (R 11.1): when a
+  turn starts every player's bank is set to the limit (`per_turn`), the turn player's for
+  all the decisions of their turn, the others' for all their answers inside it (defence,
+  responses); only the decider's bank runs. The turn player who lets theirs run out loses
+  on time (a casual game); an answer inside another's turn that runs out is made for its
+  player (the default move) and the game goes on (docs/rulings.md "Games over days").
 - `tournament` (not offered in the lobby): the game's hour (`game_time_limit`, R 18.4) is the
   bank, no increment. A tournament game never ends on time: it goes to `needs_judge`
   (R 18.4), as it does when its hour is over.
@@ -36,6 +43,9 @@ class TimeControl:
     bank: int | None  # seconds for the whole game; None: untimed
     increment: int  # seconds added to a player's bank when their turn starts
     decision_limit: int  # seconds per decision before the default move (a safety net)
+    # A game over days: the bank is set back to `bank` for every player when a turn starts
+    # (no increment); `bank` is then the limit "a move" (a turn).
+    per_turn: bool = False
 
     @property
     def timed(self) -> bool:
@@ -43,7 +53,7 @@ class TimeControl:
 
     def describe(self) -> str:
         """The time control in words, e.g. "standard (10 min + 15 s a turn)"."""
-        if not self.timed:
+        if not self.timed or self.per_turn:
             return str(self.label)
         return _("%(name)s (%(bank)s + %(increment)s a turn)") % {
             "name": self.label,
@@ -54,6 +64,8 @@ class TimeControl:
 
 UNTIMED, RELAXED, STANDARD, QUICK = "untimed", "relaxed", "standard", "quick"
 TOURNAMENT = "tournament"
+HALF_DAY, DAY, THREE_DAYS = "half_day", "day", "three_days"
+HOUR, DAY_SECONDS = 3600, 24 * 3600
 
 # THE table. The arithmetic (docs/matches-api.md "Clocks"): the newcomer's game of issue 34
 # had 142 clicks in 23 turns (12 of theirs); at 10 s a click that is 1420 s of thinking.
@@ -67,11 +79,18 @@ TIME_CONTROLS = {
         TimeControl(RELAXED, _("relaxed"), 20 * 60, 30, 180),
         TimeControl(STANDARD, _("standard"), 10 * 60, 15, 120),
         TimeControl(QUICK, _("quick"), 5 * 60, 5, 60),
+        # Games over days: a limit per move (a turn), nothing per decision beyond it.
+        TimeControl(HALF_DAY, _("12 hours a move"), 12 * HOUR, 0, 12 * HOUR, per_turn=True),
+        TimeControl(DAY, _("1 day a move"), DAY_SECONDS, 0, DAY_SECONDS, per_turn=True),
+        TimeControl(
+            THREE_DAYS, _("3 days a move"), 3 * DAY_SECONDS, 0, 3 * DAY_SECONDS, per_turn=True
+        ),
     )
 }
 BOT_DEFAULT = UNTIMED  # a game against a bot
 PEOPLE_DEFAULT = STANDARD  # a game between people (a challenge, a table)
-PEOPLE_CHOICES = (RELAXED, STANDARD, QUICK)  # what the lobby offers between people
+# what the lobby offers between people
+PEOPLE_CHOICES = (RELAXED, STANDARD, QUICK, HALF_DAY, DAY, THREE_DAYS)
 
 CASUAL_BANK = float(TIME_CONTROLS[PEOPLE_DEFAULT].bank)
 CASUAL_DECISION_LIMIT = TIME_CONTROLS[PEOPLE_DEFAULT].decision_limit
@@ -91,6 +110,30 @@ def duration(seconds: int) -> str:
     return " ".join(parts)
 
 
+def long_duration(seconds: float) -> str:
+    """A time left counted in days, hours or minutes, the two largest units: "2 days 3
+    hours", "5 hours 20 min", "12 min"; "under a minute" below one."""
+    total = max(0, int(seconds))
+    days, rest = divmod(total, DAY_SECONDS)
+    hours, rest = divmod(rest, HOUR)
+    minutes = rest // 60
+    parts = []
+    if days:
+        parts.append(ngettext("%(n)d day", "%(n)d days", days) % {"n": days})
+    if hours and len(parts) < 2:
+        parts.append(ngettext("%(n)d hour", "%(n)d hours", hours) % {"n": hours})
+    if minutes and not days:
+        parts.append(ngettext("%(n)d min", "%(n)d min", minutes) % {"n": minutes})
+    return " ".join(parts) if parts else str(_("under a minute"))
+
+
+def time_left(deadline, now) -> str:
+    """ "2 days 3 hours left" until `deadline`; "no time limit" without one."""
+    if deadline is None:
+        return str(_("no time limit"))
+    return str(_("%(time)s left")) % {"time": long_duration((deadline - now).total_seconds())}
+
+
 def choices(names=PEOPLE_CHOICES) -> list[tuple[str, str]]:
     """(name, "standard (10 min + 15 s a turn)") for a form's options."""
     return [(name, TIME_CONTROLS[name].describe()) for name in names]
@@ -104,6 +147,12 @@ def control(name: str) -> TimeControl | None:
 
 def is_untimed(match) -> bool:
     return match.time_control == UNTIMED
+
+
+def over_days(time_control: str) -> bool:
+    """A game over days: its limit is per move (a turn), reset when a turn starts."""
+    found = control(time_control)
+    return found is not None and found.per_turn
 
 
 def describe(match) -> str:
@@ -163,7 +212,13 @@ def decision_limit(casual: bool, time_control: str = "") -> int:
 
 
 def add_increment(match, seats, events) -> None:
-    """A player's turn started (the engine's `turn` event): their bank gets the increment."""
+    """A player's turn started (the engine's `turn` event): their bank gets the increment;
+    in a game over days every player's bank is set back to the limit of a move instead."""
+    if over_days(match.time_control):
+        if any(event.kind == "turn" for event in events):
+            for seat in seats:
+                seat.time_bank = initial_bank(None, match.time_control)
+        return
     extra = increment(match.time_control)
     if not extra:
         return

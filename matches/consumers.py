@@ -46,6 +46,9 @@ from django.core.cache import cache
 from django.db import connections
 from django.utils import translation
 
+from social.presence import record_seen
+
+from . import spectators
 from .api import make_move
 from .errors import Forbidden, NotFound
 from .holders import HOLDER_FUSE, is_holder_queue
@@ -103,11 +106,17 @@ def session_user(session_key):
     return auth.get_user(SimpleNamespace(session=store))
 
 
-def _viewer(match_id, session_key):
-    """(user, seat): the session's user and their seat in the match (None: a spectator)."""
+def _viewer(match_id, session_key, channel):
+    """(user, seat): the session's user and their seat in the match (None: a spectator).
+    In the same call, off the loop: a person is noted as online (social/presence.py: at most
+    one cache write a minute), and a spectator's socket is counted (matches/spectators.py)."""
     try:
         user = session_user(session_key)
-        return user, viewer_seat(get_match(match_id, with_state=False, seat_of=user), user)
+        seat = viewer_seat(get_match(match_id, with_state=False, seat_of=user), user)
+        record_seen(user)
+        if seat is None:
+            spectators.joined(int(match_id), channel)
+        return user, seat
     finally:
         connections.close_all()  # back to the pool (or closed): nothing outlives the call
 
@@ -232,12 +241,14 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         match_id = self.scope["url_route"]["kwargs"]["match_id"]
         self.session_key = self.scope.get("cookies", {}).get(settings.SESSION_COOKIE_NAME)
         try:
-            self.user, viewer = await _off_loop(_viewer)(match_id, self.session_key)
+            self.user, viewer = await _off_loop(_viewer)(
+                match_id, self.session_key, self.channel_name
+            )
         except (NotFound, Match.DoesNotExist):
             await self.close(code=4404)
             return
         self.seat = viewer
-        self.session_read_at = time.monotonic()
+        self.session_read_at = self.watch_noted_at = time.monotonic()
         self.language = _language(self.scope)
         # Join the group BEFORE reading the state: a push committed in between then waits on
         # this socket's channel and follows the first state (the page drops it if older),
@@ -265,6 +276,14 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code):
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            if self.seat is None:
+                await _off_loop(spectators.left)(self.match_id, self.channel_name)
+
+    async def _still_watching(self) -> None:
+        """A spectator socket's count refreshed, at most every REFRESH s (spectators.py)."""
+        if time.monotonic() - self.watch_noted_at > spectators.REFRESH:
+            self.watch_noted_at = time.monotonic()
+            await _off_loop(spectators.joined)(self.match_id, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         # Not Channels' JSON decoding: a malformed, too deep or oversized message is answered
@@ -413,6 +432,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def match_pong(self, event):
         await self.send_json({"type": "pong", "version": event["version"], "seq": event["seq"]})
+        if self.seat is None:
+            await self._still_watching()
 
     async def match_update(self, event):
         # The worker encoded each viewer's message once; the server only forwards the text.
@@ -421,3 +442,5 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.holder = holder if is_holder_queue(holder) else ""
         last_updates.remember(self.group, event)
         await self.send(text_data=event["text"])
+        if self.seat is None:
+            await self._still_watching()

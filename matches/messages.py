@@ -52,7 +52,22 @@ MESSAGES = {
     "NO_SUCH_USER": _lazy("There is no user named “%(name)s”."),
     "BAD_OPPONENT": _lazy("Name your opponent by their user name or user id."),
     "SELF_CHALLENGE": _lazy("You cannot play against yourself."),
+    # issue 37: a blocked pair (social/) never meets in a game, either way
+    "BLOCKED": _lazy(
+        "You cannot play this player: one of you has blocked the other. "
+        "Choose another opponent or table."
+    ),
     "BAD_CHALLENGE": _lazy("Challenge either a user or a bot, not both."),
+    # issue 37: a rated game (ratings/) is only between people who all opted in
+    "RATED_WITH_BOT": _lazy("A game against a bot is never rated: untick “Rated game”."),
+    "RATED_NOT_OPTED_IN": _lazy(
+        "A rated game is only between players who all take part in ratings (see the rating "
+        "settings): choose such an opponent, or play an unrated game."
+    ),
+    "RATED_TABLE_NOT_FULL": _lazy(
+        "A rated table starts only when every seat has a player: wait for more players, or "
+        "cancel it and open an unrated table."
+    ),
     "UNKNOWN_BOT": _lazy(
         "“%(bot)s” is not one of the bots (%(known)s). Choose one of the bots offered."
     ),

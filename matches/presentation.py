@@ -517,6 +517,10 @@ def ui() -> dict:
         "finished": _("finished"),
         "bank": _("time bank"),
         "decision_left": _("this decision"),
+        # a clock of a day or an hour and more (a game over days, issue 37): "1 d 3 h"
+        "clock_days": _("%(d)s d %(h)s h"),
+        "clock_days_only": _("%(d)s d"),
+        "clock_hours": _("%(h)s h %(m)s min"),
         "stale": _("The game moved on; here is the current position."),
         "not_started": _("The game has not started yet."),
         "aborted": _("This challenge was declined or withdrawn."),

@@ -5,7 +5,7 @@ logged-in user's seat, never from anything the client claims.
 
 from collections import Counter
 
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import Exists, F, OuterRef, Q, Subquery
 
 from cardgame.params import record_id
 from engine import values as V
@@ -64,6 +64,24 @@ def my_matches(user):
         .distinct()
         .prefetch_related("seats__user")
         .order_by("-created")[:100]
+    )
+
+
+def awaiting_me(user, limit=50):
+    """The person's active games (over days and others) whose awaited decision is theirs,
+    the soonest deadline first (issue 37: the lobby's "Your move"). A seat a bot plays on
+    for them (they left the table) is not theirs to move."""
+    if not user.is_authenticated:
+        return Match.objects.none()
+    return (
+        Match.objects.filter(
+            status=Match.ACTIVE,
+            seats__user=user,
+            seats__seat=F("deciding_seat"),
+            seats__stand_in="",
+        )
+        .prefetch_related("seats__user")
+        .order_by(F("decision_deadline").asc(nulls_last=True), "-updated")[:limit]
     )
 
 
@@ -165,7 +183,11 @@ def match_payload(match: Match, viewer: int | None, state=None, seats=None) -> d
         "seat_count": match.seat_count,
         "clocks": {
             # null in an untimed game: that player's clock never runs (matches/clocks.py)
+            # as stored when the decision started (the same for a socket's push and a GET, and
+            # cacheable per version); the page counts the decider's down from
+            # decision_started, so a page opened hours later shows what is really left
             "bank": [None if untimed else round(s.time_bank, 1) for s in seats],
+            "decision_started": _iso(match.decision_started),
             "time_control": match.time_control,
             "timed": not untimed,
             "increment": clocks.increment(match.time_control),
@@ -388,3 +410,38 @@ def replay(match: Match, seat: int, explanations=False) -> dict:
 def _without_actions(seen: dict) -> dict:
     seen.pop("actions", None)
     return seen
+
+
+LIVE_SCAN = 200  # the newest games in play the live list looks at (then most watched first)
+
+
+def live_games(limit: int = LIVE_SCAN) -> list[Match]:
+    """Games being played now (ACTIVE) with at least one person seated, newest first, their
+    seats and users read with them and without the engine's snapshot (issue 37: the live
+    list). Nothing of a position is read here: the list shows who, what and since when."""
+    people = Seat.objects.filter(match=OuterRef("pk"), user__isnull=False)
+    return list(
+        Match.objects.filter(status=Match.ACTIVE)
+        .filter(Exists(people))
+        .defer("snapshot", "legal_ids", "engine_options")
+        .prefetch_related("seats__user")
+        .order_by("-started", "-pk")[:limit]
+    )
+
+
+def games_of_people(user_ids, *, statuses=(Match.OPEN, Match.ACTIVE)) -> list[Match]:
+    """Open challenges and tables created by, and games being played by, `user_ids` (the
+    friends page: what a friend has open to join or is playing to watch), newest first."""
+    ids = list(user_ids)
+    if not ids:
+        return []
+    created = Q(status=Match.OPEN, created_by_id__in=ids) if Match.OPEN in statuses else Q()
+    playing = [s for s in statuses if s != Match.OPEN]
+    seated = Q(status__in=playing, seats__user_id__in=ids) if playing else Q()
+    return list(
+        Match.objects.filter(created | seated)
+        .distinct()
+        .defer("snapshot", "legal_ids", "engine_options")
+        .prefetch_related("seats__user")
+        .order_by("-created")[:100]
+    )

@@ -19,4 +19,6 @@ table_opened = Signal()
 turn_waiting = Signal()
 """A person's decision is awaited in a game whose time control is counted in hours or days
 (a game over days; kwargs: match, user, deadline). Sent once per turn of theirs, not per
-decision."""
+decision, when the turn starts (matches/services/commit.py `announce_turns`); never for a
+bot's turn. `deadline`: the earliest the turn can run out (docs/rulings.md "Games over
+days")."""

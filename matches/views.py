@@ -12,7 +12,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.views.decorators.http import require_http_methods
 
 from cardgame import bots
@@ -22,8 +22,10 @@ from cards_data.models import Card
 from cards_data.templatetags.kgk import rules_parts
 from decks import play
 from decks.models import Deck
+from social.presence import record_seen
+from social.selectors import blocked_ids
 
-from . import clocks, presentation, selectors, services
+from . import clocks, presentation, selectors, services, spectators
 from .errors import BadRequest, MatchError, NotFound
 from .models import Match
 from .presentation import client_strings
@@ -60,6 +62,7 @@ def _lobby_lists(user):
     matches = list(selectors.my_matches(user))
     bot_names = bots.names()
     items = [(m, _lobby_item(m, user, bot_names)) for m in matches]
+    avoid = blocked_ids(user.pk)  # issue 37: nobody's open game with someone blocked either way
     return {
         "invitations": [i for m, i in items if m.status == Match.INVITED and i["you"] == 1],
         "sent": [
@@ -71,7 +74,13 @@ def _lobby_lists(user):
         "tables": [
             i for m, i in items if m.status == Match.OPEN and m.multiplayer and i["you"] is not None
         ],
-        "open": [i for m, i in items if m.status == Match.OPEN and i["you"] is None],
+        "open": [
+            i
+            for m, i in items
+            if m.status == Match.OPEN
+            and i["you"] is None
+            and not avoid & {s.user_id for s in m.seats.all()}
+        ],
         "active": [i for m, i in items if m.status in (Match.ACTIVE, Match.NEEDS_JUDGE)],
         "finished": [i for m, i in items if m.status == Match.FINISHED and i["you"] is not None],
     }
@@ -85,7 +94,8 @@ def _lobby_item(match, user, bot_names) -> dict:
         {**p, "name": presentation.seat_name(p, bot_names)} if p["bot"] else p
         for p in item["players"]
     ]
-    return {**item, "players": players, "when": match.started or match.created}
+    when = match.started or match.created
+    return {**item, "players": players, "when": when, "rated": match.rated}
 
 
 def _with_label(item: dict) -> dict:
@@ -132,6 +142,9 @@ def _lobby_post(request) -> Match | None:
     ruleset = request.POST.get("ruleset") or "original"
     # the people's clock (the form's choice); a game against a bot is untimed (its default)
     time_control = request.POST.get("time_control") or None
+    # issue 37: "Rated game" (offered by ratings' lobby tag to those who opted in) applies to
+    # the games with people; a bot game is never rated, whatever the box says
+    rated = request.POST.get("rated") == "1"
     if action == "bot":
         return services.challenge(request.user, deck, bot=bot, ruleset=ruleset)
     if action == "challenge":
@@ -140,12 +153,22 @@ def _lobby_post(request) -> Match | None:
         if name and opponent is None:
             raise NotFound("NO_SUCH_USER", words={"name": name})
         return services.challenge(
-            request.user, deck, opponent=opponent, ruleset=ruleset, time_control=time_control
+            request.user,
+            deck,
+            opponent=opponent,
+            ruleset=ruleset,
+            time_control=time_control,
+            rated=rated,
         )
     if action == "table":
         seats = _lobby_number(request, "seats", high=SMALLINT_MAX) or 0
         services.open_table(
-            request.user, deck, seats=seats, ruleset=ruleset, time_control=time_control
+            request.user,
+            deck,
+            seats=seats,
+            ruleset=ruleset,
+            time_control=time_control,
+            rated=rated,
         )
         return None  # back to the lobby: the table waits there for its players
     match = selectors.get_match(request.POST.get("match", ""))
@@ -167,6 +190,7 @@ def _lobby_post(request) -> Match | None:
 @require_http_methods(["GET", "HEAD", "POST"])
 def lobby(request):
     error, status = None, 200
+    record_seen(request.user)  # a page people keep open while looking for a game (issue 37)
     if request.method == "POST":
         try:
             match = _lobby_post(request)
@@ -183,13 +207,52 @@ def lobby(request):
         "preselected_deck": preselected_deck(decks),
         "rulesets": play.ruleset_choices(playable_only=True),
         "error": error,
-        "posted": request.POST,
+        # a GET may fill the form in too: a player page's "Challenge" names the opponent
+        "posted": request.POST if request.method == "POST" else request.GET,
         "table_bots": bots.bot_choices(),
         "time_controls": clocks.choices(),
         "default_time_control": clocks.PEOPLE_DEFAULT,
         **_lobby_lists(request.user),
+        "your_move": _your_move(request.user),
     }
     return render(request, "matches/lobby.html", context, status=status)
+
+
+def _your_move(user) -> list[dict]:
+    """The lobby's "Your move" (issue 37): the games awaiting this person's decision, each
+    with its time left in words ("2 days 3 hours left")."""
+    bot_names = bots.names()
+    now = timezone.now()
+    return [
+        {**_lobby_item(m, user, bot_names), "left": clocks.time_left(m.decision_deadline, now)}
+        for m in selectors.awaiting_me(user)
+    ]
+
+
+LIVE_SHOWN = 50  # games on the live list
+
+
+@require_http_methods(["GET", "HEAD"])
+def live(request):
+    """Games being played now with a person at the table (issue 37), the most watched first,
+    then the newest: who plays, the ruleset, the clock, since when, how many watch, and a
+    link to watch (the game page, which gives a spectator the spectator's projection). Open
+    to everybody; it shows nothing of any position, so no hidden card can be on it."""
+    record_seen(request.user)
+    games = selectors.live_games()
+    watching = spectators.counts(m.pk for m in games)
+    bot_names = bots.names()
+    fresh = timezone.now() - timezone.timedelta(minutes=1)
+    rows = [
+        {
+            **_lobby_item(m, request.user, bot_names),
+            "spectators": watching.get(m.pk, 0),
+            "just_started": m.started is not None and m.started > fresh,  # not "for 0 minutes"
+        }
+        for m in games
+    ]
+    rows.sort(key=lambda row: -row["spectators"])  # stable: newest first among equals
+    return render(request, "matches/live.html", {"games": rows[:LIVE_SHOWN]})
 
 
 def game(request, pk):

@@ -1,1 +1,7 @@
-websocket_urlpatterns = []
+from django.urls import path
+
+from .consumers import BellConsumer
+
+websocket_urlpatterns = [
+    path("ws/me/", BellConsumer.as_asgi()),
+]

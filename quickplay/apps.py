@@ -7,3 +7,7 @@ class QuickplayConfig(AppConfig):
 
     name = "quickplay"
     verbose_name = "Quick play"
+
+    def ready(self):
+        # registers the sweep task with Celery in every process (the beat names it)
+        from . import tasks  # noqa: F401

@@ -1,1 +1,7 @@
-websocket_urlpatterns = []
+from django.urls import path
+
+from .consumers import QueueConsumer
+
+websocket_urlpatterns = [
+    path("ws/quickplay/", QueueConsumer.as_asgi()),
+]

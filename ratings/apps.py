@@ -7,3 +7,10 @@ class RatingsConfig(AppConfig):
 
     name = "ratings"
     verbose_name = "Ratings"
+
+    def ready(self):
+        from matches.signals import match_finished
+
+        from .receivers import queue_rate_match
+
+        match_finished.connect(queue_rate_match, dispatch_uid="ratings-rate-match")

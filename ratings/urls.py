@@ -1,4 +1,9 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from . import views
 
 app_name = "ratings"
-urlpatterns = []
+urlpatterns = [
+    path("", views.leaderboard, name="leaderboard"),
+    path("settings/", views.settings, name="settings"),
+]

@@ -1,4 +1,9 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from . import views
 
 app_name = "social"
-urlpatterns = []
+urlpatterns = [
+    path("", views.friends, name="friends"),
+    *(path(f"{action}/", views.act, {"action": action}, name=action) for action in views.ACTIONS),
+]

@@ -15,7 +15,7 @@ from .models import OnlineGame, Registration, Round, TableSet
 from .penalties import penalty_games
 from .problems import Conflict, NotAllowed
 from .rules import JUDGE_REASONS, check_score, log, require_staff, set_where
-from .signals import announce_result
+from .signals import announce_result, result_to_confirm
 
 
 def check_penalty_games(match: TableSet, games_a: int, games_b: int):
@@ -62,10 +62,15 @@ def report(match: TableSet, user, games_a: int, games_b: int, *, timed_out=False
         return match
     check_score(match, games_a, games_b)
     check_penalty_games(match, games_a, games_b)
+    first_report = match.status != TableSet.REPORTED
     match.games_a, match.games_b = games_a, games_b
     match.status = TableSet.REPORTED
     match.reported_by = seat
     match.save()
+    if first_report:  # the opponent must confirm: told once (a corrected report is not news)
+        transaction.on_commit(
+            lambda: result_to_confirm.send(sender=TableSet, match=match, reporter=user)
+        )
     return match
 
 

@@ -17,6 +17,7 @@ from .problems import Conflict
 from .rules import MAX_EXTENSION, locked, log, require_staff
 from .seating_sql import insert_tables
 from .selectors import round_complete
+from .signals import round_published
 from .standings_query import collector_paused, standings_table
 
 
@@ -257,6 +258,7 @@ def publish_round(rnd: Round, staff) -> Round:
     log(t, staff, "publish", round=rnd.number)
     online.start_round(rnd)  # online events: game 1 of every match, on the site
     penalties.apply_pending_to(t, rnd.matches.all(), staff)
+    transaction.on_commit(lambda: round_published.send(sender=Round, round=rnd))
     return rnd
 
 

@@ -4,6 +4,7 @@ the next bot's move, `match_finished`).
 """
 
 import logging
+from datetime import timedelta
 
 from channels.layers import get_channel_layer
 from django.db import transaction
@@ -16,7 +17,7 @@ from engine.serialize import dump
 
 from .. import clocks, positions, push, queue, state_cache
 from ..models import ActionRequest, Match, MatchEvent, Seat
-from ..signals import match_finished
+from ..signals import match_finished, turn_waiting
 from . import sql
 
 log = logging.getLogger(__name__)
@@ -201,5 +202,33 @@ def after_commit(
                 queue.send("bot_move", match.pk, match.version)
         if finished:
             match_finished.send(sender=Match, match=match)
+        announce_turns(match, seats, events)
 
     transaction.on_commit(run)
+
+
+def announce_turns(match, seats, events) -> None:
+    """`turn_waiting` for each person whose turn started in `events` (the engine's `turn`
+    event, once per turn), in a game over days that goes on; never for a bot's turn. The
+    one place: every commit that stores events ends in `after_commit`. The deadline is the
+    earliest the turn can run out: the decision's, or now plus the bank when another
+    player answers first (only the decider's clock runs)."""
+    if match.status != Match.ACTIVE or not clocks.over_days(match.time_control):
+        return
+    for row in events:
+        data = row.data if isinstance(row, MatchEvent) else row[1].to_dict()
+        if data["kind"] != "turn":
+            continue
+        seat = seats[data["data"]["player"]]
+        if seat.playing_bot or seat.user_id is None:
+            continue
+        if match.deciding_seat == seat.seat and match.decision_deadline is not None:
+            deadline = match.decision_deadline
+        else:
+            deadline = timezone.now() + timedelta(seconds=seat.time_bank)
+        log.info("turn_waiting: match %s, seat %s, turn %s", match.pk, seat.seat,
+                 data["data"].get("turn"))  # fmt: skip
+        try:
+            turn_waiting.send(sender=Match, match=match, user=seat.user, deadline=deadline)
+        except Exception:  # a receiver's failure is not the drain's: the game moved on
+            log.exception("turn_waiting of match %s failed", match.pk)

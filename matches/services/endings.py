@@ -87,7 +87,7 @@ def submit_default_move(match_id: int) -> str:
         if match.decision_deadline is None or now < match.decision_deadline:
             return "not_due"
         seats = list(match.seats.order_by("seat"))
-        if clocks.bank_empty(match, seats, now):
+        if clocks.bank_empty(match, seats, now) and not _answer_over_days(match):
             return _out_of_time(match, seats, now)
         action = clocks.default_action(match.legal_ids)
         request = moves.store_request(
@@ -99,6 +99,17 @@ def submit_default_move(match_id: int) -> str:
             origin=ActionRequest.CLOCK,
         )
         return f"default:{request.action}"
+
+
+def _answer_over_days(match) -> bool:
+    """In a game over days, whether the decision that ran out is an answer inside another
+    player's turn (or a setup decision, before the first turn): then its default move is
+    made and the game goes on; only the turn player loses on time (docs/rulings.md "Games
+    over days")."""
+    if not clocks.over_days(match.time_control):
+        return False
+    state = positions.current_state(match)
+    return state is None or state.turn < 1 or state.active != match.deciding_seat
 
 
 def _out_of_time(match, seats, now) -> str:

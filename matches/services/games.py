@@ -4,17 +4,20 @@ or an open one, accepting, declining or cancelling it.
 
 import secrets
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine.bots import BOTS
 from engine.game import new_game
+from social.selectors import blocked_between, blocked_ids
 
 from .. import clocks
 from ..colonies import check_colony, colony_defs, deck_colony, engine_ruleset
 from ..errors import BadRequest, Conflict, Forbidden, Unprocessable
 from ..models import Match, Seat
+from ..signals import challenge_sent, table_opened
 from . import commit
 
 
@@ -31,11 +34,13 @@ def create_match(
     casual=True,
     engine_options=None,
     time_control=None,
+    rated=False,
 ) -> Match:
     """An `active` match between two to six users or bots, the engine game set up (R 10;
     three or more: a multiplayer table, R 17.1, casual only). `time_control`: a name of
     clocks.TIME_CONTROLS; by default untimed when at most one seat is a person (a game
-    against bots), `standard` between people, `tournament` (R 18.4) when not casual."""
+    against bots), `standard` between people, `tournament` (R 18.4) when not casual.
+    `rated` (issue 37, quick play's rated queue): people only, all opted in to ratings."""
     players, bots, decks = list(players), list(bots), list(decks)
     count = len(players)
     if not Match.MIN_SEATS <= count <= Match.MAX_SEATS or not (
@@ -49,6 +54,10 @@ def create_match(
             raise BadRequest("BAD_PLAYERS")
         if bots[seat]:
             check_bot(bots[seat])
+    if rated and any(bots):
+        raise BadRequest("RATED_WITH_BOT")
+    if rated:
+        refuse_not_rated(players)
     engine_ruleset(ruleset, engine_options)  # refuse an unplayable ruleset before writing
     if not casual:
         time_control = clocks.TOURNAMENT  # R 18.4: the game's hour, never a named control
@@ -65,6 +74,7 @@ def create_match(
             seed=secrets.randbits(62) if seed is None else seed,
             starting_player=starting_player,
             casual=casual,
+            rated=bool(rated),
             seat_count=count,
             game_time_limit=game_time_limit,
             time_control=time_control,
@@ -139,10 +149,11 @@ def check_bot(bot) -> str:
 
 
 def challenge(
-    user, deck, *, opponent=None, bot=None, ruleset="original", time_control=None
+    user, deck, *, opponent=None, bot=None, ruleset="original", time_control=None, rated=False
 ) -> Match:
     """Invite `opponent`, post an open challenge (neither), or play `bot` at once. The time
-    control (clocks.TIME_CONTROLS) defaults to untimed against a bot, standard otherwise."""
+    control (clocks.TIME_CONTROLS) defaults to untimed against a bot, standard otherwise.
+    `rated` (issue 37): a game between people who all opted in to ratings, never a bot."""
     require_user(user)
     if time_control is not None:
         time_control = check_time_control(time_control)
@@ -150,6 +161,12 @@ def challenge(
         raise BadRequest("BAD_CHALLENGE")
     if opponent is not None and opponent.pk == user.pk:
         raise Unprocessable("SELF_CHALLENGE")
+    if opponent is not None and blocked_between(user.pk, opponent.pk):
+        raise Forbidden("BLOCKED")  # issue 37: a blocked pair never meets, either way
+    if rated and bot:
+        raise BadRequest("RATED_WITH_BOT")
+    if rated:
+        refuse_not_rated([user, opponent])
     colony = own_deck_colony(user, deck, ruleset)
     if bot:
         return create_match(
@@ -170,10 +187,25 @@ def challenge(
             created_by=user,
             time_control=time_control,
             decision_limit=clocks.decision_limit(True, time_control),
+            rated=bool(rated),
         )
         Seat.objects.create(match=match, seat=0, user=user, deck=deck, colony=colony)
         Seat.objects.create(match=match, seat=1, user=opponent)
+    announce_challenge(match, user, opponent)
     return match
+
+
+def announce_challenge(match: Match, user, opponent) -> None:
+    """After the commit: a named challenge to its person, an open one to whoever listens
+    (issue 37: notifications; matches knows nothing of them)."""
+    if opponent is not None:
+        transaction.on_commit(
+            lambda: challenge_sent.send(
+                sender=Match, match=match, challenger=user, challenged=opponent
+            )
+        )
+    else:
+        transaction.on_commit(lambda: table_opened.send(sender=Match, match=match, owner=user))
 
 
 def bot_colony(colony: list[str]) -> list[str]:
@@ -196,6 +228,9 @@ def accept(match: Match, user, deck) -> Match:
             raise Conflict("NOT_OPEN")
         if match.multiplayer:
             raise Conflict("A_TABLE")
+        refuse_blocked(user, seats)
+        if match.rated:
+            refuse_not_rated([user])
         seats[1].colony = own_deck_colony(user, deck, match.ruleset)
         seats[1].user, seats[1].deck = user, deck
         seats[1].save()
@@ -222,6 +257,25 @@ def decline(match: Match, user) -> Match:
 
 
 cancel = decline
+
+
+def refuse_blocked(user, seats) -> None:
+    """Forbidden BLOCKED when `user` blocks, or is blocked by, a person seated already
+    (issue 37: a blocked pair neither accepts each other's challenge nor shares a table)."""
+    seated = {s.user_id for s in seats if s.user_id is not None and s.user_id != user.pk}
+    if seated and seated & blocked_ids(user.pk):
+        raise Forbidden("BLOCKED")
+
+
+def refuse_not_rated(users) -> None:
+    """Forbidden RATED_NOT_OPTED_IN unless every person of `users` (None: a seat still open)
+    takes part in ratings (issue 37). Read through the reverse relation the ratings app
+    declares (ratings.OptIn.user, related_name `rating_opt_in`), so matches imports nothing
+    from the app above it; the ratings app checks again when it rates the game."""
+    ids = {u.pk for u in users if u is not None}
+    opted = get_user_model().objects.filter(pk__in=ids, rating_opt_in__isnull=False)
+    if opted.count() != len(ids):
+        raise Forbidden("RATED_NOT_OPTED_IN")
 
 
 def own_deck_colony(user, deck, ruleset: str) -> list[str]:

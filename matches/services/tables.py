@@ -7,17 +7,23 @@ from django.db import transaction
 from .. import clocks
 from ..errors import BadRequest, Conflict, Forbidden, Unprocessable
 from ..models import Match, Seat
+from ..signals import table_opened
 from . import games
 
 TABLE_BOT = "heuristic"  # fills the empty seats when the host starts; stands in for leavers
 
 
-def open_table(user, deck, *, seats: int, ruleset="original", time_control=None) -> Match:
+def open_table(
+    user, deck, *, seats: int, ruleset="original", time_control=None, rated=False
+) -> Match:
     """An open table for `seats` (3-6) colonies: the host takes seat 0 with a legal deck,
     the others join (`join_table`), the host starts it (`start_table`), bots fill the rest.
     Its time control (default standard) is the people's; the host alone with bots when it
-    starts plays untimed, as against a bot."""
+    starts plays untimed, as against a bot. A `rated` table (issue 37) seats only people
+    who opted in to ratings and starts only when every seat is taken."""
     games.require_user(user)
+    if rated:
+        games.refuse_not_rated([user])
     time_control = games.check_time_control(time_control or clocks.PEOPLE_DEFAULT)
     if isinstance(seats, bool) or not isinstance(seats, int) or not 3 <= seats <= Match.MAX_SEATS:
         raise BadRequest("BAD_SEATS")
@@ -31,9 +37,11 @@ def open_table(user, deck, *, seats: int, ruleset="original", time_control=None)
             seat_count=seats,
             time_control=time_control,
             decision_limit=clocks.decision_limit(True, time_control),
+            rated=bool(rated),
         )
         Seat.objects.create(match=match, seat=0, user=user, deck=deck, colony=colony)
         Seat.objects.bulk_create([Seat(match=match, seat=i) for i in range(1, seats)])
+    transaction.on_commit(lambda: table_opened.send(sender=Match, match=match, owner=user))
     return match
 
 
@@ -54,6 +62,9 @@ def join_table(match: Match, user, deck) -> Match:
         match, seats = _open_table(match)
         if any(s.user_id == user.pk for s in seats):
             raise Conflict("ALREADY_SEATED")
+        games.refuse_blocked(user, seats)
+        if match.rated:
+            games.refuse_not_rated([user])
         free = next((s for s in seats if s.user_id is None and not s.bot), None)
         if free is None:
             raise Conflict("TABLE_FULL")
@@ -89,6 +100,8 @@ def start_table(match: Match, user, bot: str | None = None) -> Match:
         match, seats = _open_table(match)
         if seats[0].user_id != user.pk:
             raise Forbidden("NOT_THE_HOST")
+        if match.rated and any(s.user_id is None for s in seats):
+            raise Conflict("RATED_TABLE_NOT_FULL")  # a bot seat is never rated
         for seat in seats:
             if seat.user_id is None and not seat.bot:
                 seat.bot, seat.colony = bot, games.bot_colony(seats[0].colony)

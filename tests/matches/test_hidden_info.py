@@ -1,6 +1,10 @@
 """Hidden information (R 16, R 3.1): over 200 games played through the real HTTP API and
 WebSocket, no payload sent to a player contains a hidden card of the opponent.
 
+The spectator finds each game on the live games list (issue 37) and opens its socket from
+that list's Watch link; the list's page, fetched by every viewer as the game goes on, is
+searched with everything else.
+
 Every physical card carries a unique token in its code and name (NOTES.md: tag and search).
 After each game the test replays it with the engine (omniscient) and knows, for every
 version, which tokens each viewer may have seen: their own cards, cards that were public at
@@ -135,7 +139,9 @@ def play_one_game(number, players, colonies, clients, spectator, recorder):
     viewers = ((0, clients[0]), (1, clients[1]), (None, spectator))
 
     async def game():
-        sockets = [(v, (await open_socket(match.pk, c))[0]) for v, c in viewers]
+        watched = await sync_to_async(watch_link)(spectator, match.pk, recorder)
+        sockets = [(v, (await open_socket(match.pk if v is not None else watched, c))[0])
+                   for v, c in viewers]  # fmt: skip
         step = 0
         while True:
             m = await sync_to_async(Match.objects.get)(pk=match.pk)
@@ -197,6 +203,20 @@ def newest_version(match_id) -> int:
     return Match.objects.values_list("version", flat=True).get(pk=match_id)
 
 
+def watch_link(spectator, match_id, recorder) -> int:
+    """The game the spectator's live list links to as `match_id` (its Watch link); the
+    list's page recorded and searched like every other payload."""
+    page = spectator.get("/en/play/live/").content.decode()
+    recorder.add(None, 0, "live-list", page)
+    row = re.search(
+        rf'<li data-match="{match_id}">.*?class="button watch" href="([^"]+)"', page, re.S
+    )
+    assert row, "the game being played is not on the live list"
+    linked = re.fullmatch(r"/en/play/(\d+)/", row.group(1))
+    assert linked, row.group(1)
+    return int(linked.group(1))
+
+
 def exercise_http(m, step, viewers, recorder):
     """GET state/events, an unfinished replay and some refused actions, as each viewer."""
     if step % 4 == 0:
@@ -207,6 +227,8 @@ def exercise_http(m, step, viewers, recorder):
             lang = ("hu", "en")[step % 24 // 12]
             page = client.get(f"/{lang}/play/{m.pk}/").content.decode()
             recorder.add(viewer, m.version, "page", page)
+            live = client.get(f"/{lang}/play/live/").content.decode()
+            recorder.add(viewer, m.version, "live-list", live)
     if step % 9 == 1:
         for viewer, client in viewers:
             after = max(0, m.seq - 40)

@@ -36,6 +36,12 @@ export function sentence(template, params) {
 export function clockText(seconds) {
   if (seconds === null || seconds === undefined) return "–";
   const s = Math.max(0, Math.round(seconds));
+  // a game over days (issue 37): "1 d 3 h", "3 h 12 min", never "1440:00"
+  if (s >= 86400) {
+    const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600);
+    return h ? fmt(S.ui.clock_days, { d, h }) : fmt(S.ui.clock_days_only, { d });
+  }
+  if (s >= 3600) return fmt(S.ui.clock_hours, { h: Math.floor(s / 3600), m: Math.floor((s % 3600) / 60) });
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 

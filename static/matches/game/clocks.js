@@ -17,13 +17,24 @@ function clockString(seat) {
   let bank = c.bank ? c.bank[seat] : null;
   const deciding = c.deciding_seat === seat && game.state.status === "active";
   if (game.state.status !== "active" || c.timed === false) return ""; // untimed: no clock runs
-  if (deciding && bank !== null) bank -= (Date.now() - game.clockBase.at) / 1000;
+  if (deciding && bank !== null) bank -= decisionSeconds(c);
   let text = `${S.ui.bank} ${B.clockText(bank)}`;
   if (deciding && c.decision_deadline) {
     const left = (new Date(c.decision_deadline).getTime() - Date.now()) / 1000;
-    text += ` · ${S.ui.decision_left} ${B.clockText(left)}`;
+    // the decision's time only when it is shorter than the bank (in a game over days the
+    // two are one: the move's limit)
+    if (bank === null || left < bank - 1) text += ` · ${S.ui.decision_left} ${B.clockText(left)}`;
   }
   return text;
+}
+
+// Seconds the current decision has run: since the server says it started (a page opened
+// hours into a decision of a game over days counts from there), or since the state arrived
+// when that is earlier (a client clock behind the server's never adds time).
+function decisionSeconds(c) {
+  const arrived = game.clockBase.at;
+  const started = c.decision_started ? new Date(c.decision_started).getTime() : arrived;
+  return (Date.now() - Math.min(arrived, started)) / 1000;
 }
 
 export function tickClocks() {
@@ -39,7 +50,7 @@ function myBankLeft() {
   const seat = me();
   if (seat === null || game.state.status !== "active" || c.timed === false || !c.bank || c.bank[seat] === null) return null;
   let bank = c.bank[seat];
-  if (c.deciding_seat === seat) bank -= (Date.now() - game.clockBase.at) / 1000;
+  if (c.deciding_seat === seat) bank -= decisionSeconds(c);
   return bank;
 }
 export function lowBank() {
