@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,46 @@ class WorkerPool:
                 except subprocess.TimeoutExpired:
                     process.kill()
                     process.wait()
+
+
+@contextmanager
+def workers_on(settings, redis_url: str, log_dir: Path, name: str, env=None, transport=None):
+    """Real Celery worker processes on the pytest-django TEST database (PostgreSQL) and Redis
+    at `redis_url`: the test process's Celery sends to the same broker (not eager) and its
+    channel layer is the same Redis, so what a worker pushes reaches the test's sockets.
+    Yields a WorkerPool with none started yet (`.start()` starts one). `env` adds to the
+    workers' environment; `transport`: broker transport options for both sides."""
+    from django.db import connection
+
+    from cardgame.celery import app
+
+    if connection.vendor != "postgresql":
+        service_missing("needs PostgreSQL: run with DATABASE_URL=postgres://...")
+    environment = {
+        **os.environ,
+        "DATABASE_URL": database_url(connection),
+        "REDIS_URL": redis_url,
+        "DATABASE_POOL": "1",  # as in production (README): the pooled connections
+        "PYTHONPATH": str(ROOT),
+        **(env or {}),
+    }
+    environment.pop("CELERY_TASK_ALWAYS_EAGER", None)
+    saved = {k: app.conf[k] for k in ("broker_url", "task_always_eager", "result_backend")}
+    saved_transport = dict(app.conf.broker_transport_options or {})
+    app.conf.update(broker_url=redis_url, task_always_eager=False, result_backend=None)
+    if transport is not None:
+        app.conf.broker_transport_options = transport
+    app._after_fork()  # forget connection pools made for the eager configuration
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "cardgame.channel_layer.RedisChannelLayer",
+            "CONFIG": {"hosts": [redis_url]},
+        }
+    }
+    pool = WorkerPool(environment, log_dir, name=name)
+    try:
+        yield pool
+    finally:
+        pool.stop_all()
+        app.conf.update(**saved, broker_transport_options=saved_transport)
+        app._after_fork()

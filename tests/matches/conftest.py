@@ -82,7 +82,7 @@ def human_match(players, decks):
 
 import os  # noqa: E402
 
-from service_kit import ROOT, WorkerPool, database_url, redis_db, service_missing  # noqa: E402
+from service_kit import redis_db, workers_on  # noqa: E402
 
 TEST_REDIS_URL = os.environ.get("KGK_TEST_REDIS_URL", "redis://127.0.0.1:6379/1")
 
@@ -102,41 +102,9 @@ def celery_worker_process(transactional_db, redis_url, settings, tmp_path):
     `@pytest.mark.postgres`. Yields a WorkerPool with one worker started; `.start()` adds
     one, `.kill(process)` kills one by pid.
     """
-    from django.db import connection
-
-    from cardgame.celery import app
-
-    if connection.vendor != "postgresql":
-        service_missing("needs PostgreSQL: run with DATABASE_URL=postgres://...")
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url(connection),
-        "REDIS_URL": redis_url,
-        "DATABASE_POOL": "1",  # as in production (README): the pooled connections
-        "CELERY_VISIBILITY_TIMEOUT": "5",
-        "PYTHONPATH": str(ROOT),
-    }
-    env.pop("CELERY_TASK_ALWAYS_EAGER", None)
-    saved = {k: app.conf[k] for k in ("broker_url", "task_always_eager", "result_backend")}
-    saved_transport = dict(app.conf.broker_transport_options or {})
-    app.conf.update(
-        broker_url=redis_url,
-        task_always_eager=False,
-        result_backend=None,
-        broker_transport_options={"visibility_timeout": 5},
-    )
-    app._after_fork()  # forget connection pools made for the eager configuration
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "cardgame.channel_layer.RedisChannelLayer",
-            "CONFIG": {"hosts": [redis_url]},
-        }
-    }
-    pool = WorkerPool(env, tmp_path)
-    try:
+    visibility = {"CELERY_VISIBILITY_TIMEOUT": "5"}  # a lost task comes back after 5 s
+    with workers_on(
+        settings, redis_url, tmp_path, "matches", visibility, {"visibility_timeout": 5}
+    ) as pool:
         pool.start()
         yield pool
-    finally:
-        pool.stop_all()
-        app.conf.update(**saved, broker_transport_options=saved_transport)
-        app._after_fork()

@@ -24,42 +24,17 @@ def notify_worker(transactional_db, settings, tmp_path):
     """A real worker on the TEST database and Redis DB 4 (the notifications' own), with the
     test process's Celery and channel layer on the same Redis (as tests/matches/conftest.py's
     celery_worker_process, with the SMTP and webhook servers' settings)."""
-    from django.db import connection
-    from service_kit import ROOT, WorkerPool, database_url, redis_db, service_missing
+    from service_kit import redis_db, workers_on
 
-    from cardgame.celery import app
-
-    if connection.vendor != "postgresql":
-        service_missing("needs PostgreSQL: run with DATABASE_URL=postgres://...")
-    redis_url = redis_db(TEST_REDIS_URL)
     env = {
-        **os.environ,
-        "DATABASE_URL": database_url(connection),
-        "REDIS_URL": redis_url,
-        "PYTHONPATH": str(ROOT),
         "EMAIL_HOST": "127.0.0.1",
         "EMAIL_PORT": str(settings.EMAIL_PORT),
         "EMAIL_USE_TLS": "0",
         "NOTIFICATIONS_WEBHOOK_ALLOW_PRIVATE": "1",
         "CELERY_TASK_LOG_LEVEL": "INFO",
     }
-    env.pop("CELERY_TASK_ALWAYS_EAGER", None)
-    saved = {k: app.conf[k] for k in ("broker_url", "task_always_eager", "result_backend")}
-    app.conf.update(broker_url=redis_url, task_always_eager=False, result_backend=None)
-    app._after_fork()
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "cardgame.channel_layer.RedisChannelLayer",
-            "CONFIG": {"hosts": [redis_url]},
-        }
-    }
-    pool = WorkerPool(env, tmp_path, name="notify")
-    try:
+    with workers_on(settings, redis_db(TEST_REDIS_URL), tmp_path, "notify", env) as pool:
         yield pool.start()
-    finally:
-        pool.stop_all()
-        app.conf.update(**saved)
-        app._after_fork()
 
 
 async def bell_then_notify(client, ben, carl):

@@ -6,7 +6,7 @@ import os
 
 import pytest
 from django.utils import timezone
-from service_kit import ROOT, WorkerPool, database_url, redis_db, service_missing
+from service_kit import redis_db, workers_on
 
 from matches.models import Match, Seat
 from ratings.models import OptIn, Season
@@ -64,36 +64,7 @@ def ratings_worker(transactional_db, settings, tmp_path):
     """One real `celery -A cardgame worker` on the pytest-django TEST database (PostgreSQL)
     and Redis (KGK_TEST_REDIS_URL); the test process's Celery sends to the same broker (not
     eager). Use with `@pytest.mark.postgres`."""
-    from django.db import connection
-
-    from cardgame.celery import app
-
-    if connection.vendor != "postgresql":
-        service_missing("needs PostgreSQL: run with DATABASE_URL=postgres://...")
-    redis_url = redis_db(TEST_REDIS_URL)
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url(connection),
-        "REDIS_URL": redis_url,
-        "DATABASE_POOL": "1",
-        "PYTHONPATH": str(ROOT),
-        "CELERY_TASK_LOG_LEVEL": "INFO",  # a line per task: the test counts them
-    }
-    env.pop("CELERY_TASK_ALWAYS_EAGER", None)
-    saved = {k: app.conf[k] for k in ("broker_url", "task_always_eager", "result_backend")}
-    app.conf.update(broker_url=redis_url, task_always_eager=False, result_backend=None)
-    app._after_fork()  # forget connection pools made for the eager configuration
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "cardgame.channel_layer.RedisChannelLayer",
-            "CONFIG": {"hosts": [redis_url]},
-        }
-    }
-    pool = WorkerPool(env, tmp_path, name="ratings")
-    try:
+    log_per_task = {"CELERY_TASK_LOG_LEVEL": "INFO"}  # a line per task: the test counts them
+    with workers_on(settings, redis_db(TEST_REDIS_URL), tmp_path, "ratings", log_per_task) as pool:
         pool.start()
         yield pool
-    finally:
-        pool.stop_all()
-        app.conf.update(**saved)
-        app._after_fork()
