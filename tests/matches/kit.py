@@ -59,6 +59,40 @@ def post(client, url, data=None, capture=None):
         return client.post(url, data or {}, content_type="application/json")
 
 
+def awaited(clients, match_id) -> dict:
+    """The state read by whichever of `clients` has the awaited decision."""
+    return _awaited(clients, match_id)[1]
+
+
+def decide(clients, match_id, rng, capture=None) -> dict:
+    """The awaited person's decision, over HTTP, chosen at random (never a concession), stored
+    (applied too with `capture`, else by the worker); returns the state they read before it."""
+    client, state = _awaited(clients, match_id)
+    ids = [a["id"] for a in state["legal_actions"] if a["id"] != "concede"]
+    body = {"client_action_id": f"d{state['version']}",
+            "expected_version": state["version"], "action": rng.choice(ids)}  # fmt: skip
+    answer = post(client, f"/api/matches/{match_id}/actions/", body, capture)
+    assert answer.status_code == 202, answer.json()
+    return state
+
+
+def _awaited(clients, match_id):
+    for client in clients:
+        state = client.get(f"/api/matches/{match_id}/").json()
+        if state["legal_actions"]:
+            return client, state
+    raise AssertionError("nobody has a decision")
+
+
+def turns_started(match_id) -> list[tuple[int, int]]:
+    """(turn, seat) of every turn started so far (the engine's `turn` events)."""
+    from matches.models import MatchEvent
+
+    rows = MatchEvent.objects.filter(match_id=match_id).order_by("seq")
+    return [(r.data["data"]["turn"], r.data["data"]["player"]) for r in rows
+            if r.data["kind"] == "turn"]  # fmt: skip
+
+
 def play_until_over(client, match_id, rng, capture=None, max_steps=3000):
     """Play the logged-in user's seat with random legal actions through the HTTP API."""
     steps = 0

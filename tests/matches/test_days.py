@@ -18,10 +18,10 @@ from django.utils import timezone
 
 from matches import clocks, services
 from matches.clocks_sweep import sweep
-from matches.models import ActionRequest, Match, MatchEvent
+from matches.models import ActionRequest, Match
 from matches.signals import turn_waiting
 
-from .kit import logged_in, post
+from .kit import awaited, decide, logged_in, post, turns_started
 
 pytestmark = pytest.mark.django_db
 
@@ -53,28 +53,6 @@ def days_game(clients, decks, capture, name=clocks.DAY) -> Match:
     return Match.objects.get(pk=match_id)
 
 
-def play_one(clients, match_id, rng, capture) -> dict:
-    """The awaited person's decision, over HTTP, chosen at random (never a concession);
-    returns the state that person read before it."""
-    for client in clients:
-        state = client.get(f"/api/matches/{match_id}/").json()
-        if state["legal_actions"]:
-            ids = [a["id"] for a in state["legal_actions"] if a["id"] != "concede"]
-            body = {"client_action_id": f"d{state['version']}",
-                    "expected_version": state["version"], "action": rng.choice(ids)}  # fmt: skip
-            answer = post(client, f"/api/matches/{match_id}/actions/", body, capture)
-            assert answer.status_code == 202, answer.json()
-            return state
-    raise AssertionError("nobody has a decision")
-
-
-def turns_of_people(match) -> list[tuple[int, int]]:
-    """(turn, seat) of every turn started so far (the engine's `turn` events)."""
-    rows = MatchEvent.objects.filter(match=match).order_by("seq")
-    return [(r.data["data"]["turn"], r.data["data"]["player"]) for r in rows
-            if r.data["kind"] == "turn"]  # fmt: skip
-
-
 def travel(match_id, seconds) -> None:
     """`seconds` pass: the awaited decision's clock is moved back by that much."""
     match = Match.objects.get(pk=match_id)
@@ -87,15 +65,6 @@ def travel(match_id, seconds) -> None:
 def sweep_now(capture) -> dict:
     with capture(execute=True):
         return sweep()
-
-
-def awaited(clients, match_id) -> dict:
-    """The state read by the player whose decision is awaited."""
-    for client in clients:
-        state = client.get(f"/api/matches/{match_id}/").json()
-        if state["legal_actions"]:
-            return state
-    raise AssertionError("nobody has a decision")
 
 
 # --- the time controls ------------------------------------------------------------------------
@@ -138,12 +107,12 @@ def test_each_turn_resets_both_clocks_and_turn_waiting_comes_once_per_turn(
     assert match.time_control == clocks.DAY and match.decision_limit == DAY
     assert waited == []  # setup (the mulligans) is not a turn
     rng, decisions = random.Random(37), 0
-    while len(turns_of_people(match)) < 4:
-        play_one(clients, match.pk, rng, capture)
+    while len(turns_started(match.pk)) < 4:
+        decide(clients, match.pk, rng, capture)
         decisions += 1
         match.refresh_from_db()
         assert match.status == Match.ACTIVE
-    turns = turns_of_people(match)
+    turns = turns_started(match.pk)
     assert [w[0] for w in waited] == [match.pk] * len(turns)
     assert [w[1] for w in waited] == [players[seat].pk for _turn, seat in turns]
     assert decisions > len(turns)  # not once per decision
@@ -170,10 +139,10 @@ def test_turn_waiting_never_for_a_bots_turn(
             time_control=clocks.HALF_DAY,
         )  # fmt: skip
     client, rng = logged_in(alice), random.Random(2)
-    while len(turns_of_people(match)) < 4:
-        play_one([client], match.pk, rng, capture)
+    while len(turns_started(match.pk)) < 4:
+        decide([client], match.pk, rng, capture)
         match.refresh_from_db()
-    alice_turns = [t for t, seat in turns_of_people(match) if seat == 0]
+    alice_turns = [t for t, seat in turns_started(match.pk) if seat == 0]
     assert len(alice_turns) >= 2 and len(waited) == len(alice_turns)
     assert {w[1] for w in waited} == {alice.pk}
 
@@ -198,7 +167,7 @@ def test_an_answer_past_the_limit_is_made_for_its_player_and_the_game_goes_on(
         state = awaited(clients, match.pk)
         if state["view"]["turn"] >= 1 and state["you"] != state["view"]["active"]:
             break
-        play_one(clients, match.pk, rng, capture)
+        decide(clients, match.pk, rng, capture)
     else:
         raise AssertionError("no answer inside the other player's turn")
     version = state["version"]
@@ -224,7 +193,7 @@ def test_the_turn_player_past_the_limit_loses_on_time(
         state = awaited(clients, match.pk)
         if state["view"]["turn"] >= 2 and state["you"] == state["view"]["active"]:
             break
-        play_one(clients, match.pk, rng, capture)
+        decide(clients, match.pk, rng, capture)
     loser = state["you"]
     travel(match.pk, 3 * DAY - 60)  # a minute before the end: nothing happens yet
     assert sweep_now(capture)["timeouts"] == []

@@ -18,9 +18,9 @@ from datetime import timedelta
 import pytest
 
 from matches import clocks
-from matches.models import ActionRequest, Match, MatchEvent
+from matches.models import ActionRequest, Match
 
-from .kit import assert_consistent, logged_in
+from .kit import assert_consistent, awaited, decide, logged_in, turns_started
 
 pytestmark = pytest.mark.postgres
 
@@ -50,21 +50,6 @@ def version_of(match_id) -> int:
     return Match.objects.get(pk=match_id).version
 
 
-def decide(clients, match_id, rng) -> dict:
-    """The awaited person's random decision (never a concession) over HTTP, stored; returns
-    the state they read. The caller waits for the worker."""
-    for client in clients:
-        state = client.get(f"/api/matches/{match_id}/").json()
-        if state["legal_actions"]:
-            ids = [a["id"] for a in state["legal_actions"] if a["id"] != "concede"]
-            body = {"client_action_id": f"w{state['version']}",
-                    "expected_version": state["version"], "action": rng.choice(ids)}  # fmt: skip
-            answer = client.post(f"/api/matches/{match_id}/actions/", body, "application/json")
-            assert answer.status_code == 202, answer.json()
-            return state
-    raise AssertionError("nobody has a decision")
-
-
 def play_and_wait(clients, match_id, rng) -> dict:
     state = decide(clients, match_id, rng)
     try:
@@ -77,20 +62,6 @@ def play_and_wait(clients, match_id, rng) -> dict:
         )
         raise AssertionError(f"not applied: {rows} at {state['version']}") from None
     return state
-
-
-def awaited(clients, match_id) -> dict:
-    for client in clients:
-        state = client.get(f"/api/matches/{match_id}/").json()
-        if state["legal_actions"]:
-            return state
-    raise AssertionError("nobody has a decision")
-
-
-def person_turns(match_id) -> list[tuple[int, int]]:
-    rows = MatchEvent.objects.filter(match_id=match_id).order_by("seq")
-    return [(r.data["data"]["turn"], r.data["data"]["player"]) for r in rows
-            if r.data["kind"] == "turn"]  # fmt: skip
 
 
 def turn_waiting_sent(pool, match_id) -> list[tuple[int, int]]:
@@ -116,10 +87,10 @@ def test_a_game_over_days_with_time_travel_a_worker_restart_and_a_timeout(worker
 
     # Two turns of play: the "your turn" signal once per turn, not per decision.
     decisions = 0
-    while len(person_turns(match_id)) < 2:
+    while len(turns_started(match_id)) < 2:
         play_and_wait(clients, match_id, rng)
         decisions += 1
-    turns = person_turns(match_id)
+    turns = turns_started(match_id)
     assert wait_until(lambda: turn_waiting_sent(workers, match_id) == sorted(turns),
                       what="one turn_waiting per turn")  # fmt: skip
     assert decisions > len(turns)
@@ -127,7 +98,7 @@ def test_a_game_over_days_with_time_travel_a_worker_restart_and_a_timeout(worker
     # A worker killed between a stored move and its application; a new one applies it.
     workers.kill(workers.processes[0])
     state = decide(clients, match_id, rng)
-    stored = ActionRequest.objects.get(match_id=match_id, client_action_id=f"w{state['version']}")
+    stored = ActionRequest.objects.get(match_id=match_id, client_action_id=f"d{state['version']}")
     assert stored.status == ActionRequest.PENDING and version_of(match_id) == state["version"]
     workers.start(beat=True)  # the beat's sweep also re-queues a lost drain
     wait_until(lambda: version_of(match_id) > state["version"], what="the new worker")
@@ -143,7 +114,7 @@ def test_a_game_over_days_with_time_travel_a_worker_restart_and_a_timeout(worker
         play_and_wait(clients, match_id, rng)
     else:
         raise AssertionError("no decision of the turn player")
-    turns = person_turns(match_id)
+    turns = turns_started(match_id)
     assert wait_until(lambda: turn_waiting_sent(workers, match_id) == sorted(turns),
                       what="one turn_waiting per turn, across the restart")  # fmt: skip
     loser = state["you"]
