@@ -222,6 +222,11 @@ def combined(entries, changes: list[Change]) -> tuple[list[list], list[Change]]:
     return entries, used
 
 
+def fresh_seed(seed: str) -> str:
+    """The re-measurement's seeds: game i is `<seed>-fresh-i`, which no race game uses."""
+    return f"{seed}-fresh"
+
+
 def remeasure(games: Games, colony, count: int | None = None) -> racing.Tally:
     """The recommended deck against the deck on `count` (FRESH_GAMES) games from seeds no race used
     (`games.seed` + "-fresh"): the gain shown is not the winner's curse of the race."""
@@ -229,7 +234,7 @@ def remeasure(games: Games, colony, count: int | None = None) -> racing.Tally:
         games.deck,
         [colony],
         games.opponents,
-        seed=f"{games.seed}-fresh",
+        seed=fresh_seed(games.seed),
         ruleset=games.ruleset,
         bot=games.bot,
     )
@@ -262,14 +267,27 @@ def recommend(games: Games, state: racing.Race, entries, changes, colony_of) -> 
     """The deck with the better candidates (best first, racing.BETTER) re-measured against
     the deck on fresh seeds; None when no candidate was better. `colony_of(entries)` makes
     the definitions a game is played with."""
+    plan = recommended(state, entries, changes)
+    if plan is None:
+        return None
+    cards, used = plan
+    return recommendation(remeasure(games, colony_of(cards)), cards, used)
+
+
+def recommended(state: racing.Race, entries, changes) -> tuple[list, list[Change]] | None:
+    """(cards, changes used) of the deck with every better candidate that fits, the best
+    first; None when no candidate was better."""
     better = sorted(
         (i for i, v in enumerate(state.verdicts) if v == racing.BETTER),
         key=lambda i: -state.tallies[i].mean,
     )
     if not better:
         return None
-    cards, used = combined(entries, [changes[i] for i in better])
-    tally = remeasure(games, colony_of(cards))
+    return combined(entries, [changes[i] for i in better])
+
+
+def recommendation(tally: racing.Tally, cards, used: list[Change]) -> dict:
+    """What the re-measurement found: the gain holds when its whole 95 % interval is > 0."""
     mean, low, high = tally.interval(racing.Z95)
     return {
         "changes": [change.as_dict() for change in used],

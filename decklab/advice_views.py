@@ -9,11 +9,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from cardgame.language import current_language
 from cardgame.params import BadNumber, whole_number
+from cards_data.definitions import card_dicts
 from decks import play
 from decks.selectors import visible_decks
+from engine.deck import RULESETS as DECK_RULES
 
-from . import advising
-from .advice_selectors import advice_results, count, visible_advice
+from . import advising, metagame
+from .advice_selectors import advice_results, count, evidence_comment, visible_advice
 from .models import AdviceRun
 from .reference import reference_decks
 from .selectors import opponent_label
@@ -35,9 +37,16 @@ def _form_context(request, deck, *, budget=advising.DEFAULT_BUDGET, source="", e
         },
         "error": error,
         "problems": play.problems(deck, deck.ruleset),
-        "opponents": [opponent_label(ref, lang) for ref in reference_decks()],
+        "opponents": [opponent_label(ref, lang) for ref in _gauntlet_now(deck)],
         "runs": _with_counts(visible_advice(request.user).filter(deck=deck)[:10]),
     }
+
+
+def _gauntlet_now(deck) -> list[dict]:
+    """The opponents a run started now would play: the metagame's archetypes, or the
+    reference colonies (decklab.metagame)."""
+    found = metagame.snapshot(card_dicts(), DECK_RULES.get(deck.ruleset, DECK_RULES["original"]))
+    return found.get("gauntlet") or list(reference_decks())
 
 
 def _with_counts(runs) -> list[AdviceRun]:
@@ -102,18 +111,7 @@ def cancel_advice(request, pk):
 def apply_advice(request, pk):
     run = get_object_or_404(visible_advice(request.user), pk=pk, owner=request.user)
     a = advice_results(run)
-    found = a["remeasured"] or {}
-    comment = _(
-        "Deck advice #%(n)d: %(changes)s; %(change)s points (95%%: %(low)s to %(high)s) "
-        "in %(games)s fresh games"
-    ) % {
-        "n": run.pk,
-        "changes": "; ".join(found.get("changes", ())),
-        "change": found.get("change", ""),
-        "low": found.get("low", ""),
-        "high": found.get("high", ""),
-        "games": found.get("games", ""),
-    }
+    comment = evidence_comment(run)
     try:
         advising.apply(run, request.user, comment)
     except advising.LabRefused as error:

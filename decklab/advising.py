@@ -12,15 +12,15 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from cards_data import definitions
 from decks import play
 from decks.services import save_deck
+from engine.deck import RULESETS as DECK_RULES
 
-from . import background
-from .advice_play import play_advice
+from . import advice_queue, metagame
 from .advice_selectors import count
 from .models import AdviceRun
 from .services import LabRefused, check_deck, version_number
-from .tasks import play_advice_run
 
 logger = logging.getLogger(__name__)
 
@@ -96,6 +96,7 @@ def start_advice(user, deck, *, source=AdviceRun.CATALOGUE, budget=DEFAULT_BUDGE
         raise ValueError(f"budget must be between {MIN_BUDGET} and {MAX_BUDGET}")
     colony = play.frozen_entries(deck)
     check_deck(deck, colony)
+    found = metagame.snapshot(definitions.card_dicts(), DECK_RULES[deck.ruleset])
     with transaction.atomic():
         _check_no_active_advice(user)
         _check_budget(user, budget)
@@ -107,19 +108,15 @@ def start_advice(user, deck, *, source=AdviceRun.CATALOGUE, budget=DEFAULT_BUDGE
             colony=colony,
             source=source,
             budget=budget,
+            metagame=found,
         )
         transaction.on_commit(lambda: _queue(run.pk))
     return run
 
 
 def _queue(run_id: int) -> None:
-    """To a Celery worker; in the embedded default to the lab's background thread."""
-    if not play_advice_run.app.conf.task_always_eager:
-        play_advice_run.delay(run_id)
-    elif settings.DECKLAB_PLAY_IN_REQUEST:  # tests of the logic only
-        play_advice(run_id)
-    else:
-        background.submit([run_id], play_advice)
+    """To the Celery workers; in the embedded default to the lab's background thread."""
+    advice_queue.send("play_advice_run", [run_id])
 
 
 def cancel(run: AdviceRun) -> bool:

@@ -93,8 +93,9 @@ class LabChunk(models.Model):
 
 class AdviceRun(models.Model):
     """Deck advice (issue 39): candidate changes of a deck raced against it in the lab's
-    games (decklab.racing), the best re-measured on fresh seeds. One task plays a whole run
-    (decklab.advising) and stores its progress after every round."""
+    games (decklab.racing), the best re-measured on fresh seeds. Each round of the race is
+    split into chunks (AdviceChunk) that the workers share, as a lab run's; the chunk that
+    ends a round judges it and queues the next (decklab.advice_play)."""
 
     QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
     STATUS_CHOICES = [
@@ -125,6 +126,12 @@ class AdviceRun(models.Model):
     # {"changes": [...], "games", "change", "low", "high", "holds"} once the race is over
     remeasured = models.JSONField(null=True, blank=True)
     rounds = models.PositiveIntegerField(default=0)
+    # The race between the chunks (decklab.advice_play.RaceState): the tallies and verdicts
+    # of the rounds judged, the round in hand, and the re-measurement's plan and tally.
+    race = models.JSONField(default=dict)
+    # The metagame when the run started (decklab.metagame.snapshot): the archetypes played
+    # as its gauntlet and tried first for swaps; {} for the reference colonies.
+    metagame = models.JSONField(default=dict, blank=True)
     applied_version = models.PositiveIntegerField(null=True, blank=True)
     error = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
@@ -141,3 +148,29 @@ class AdviceRun(models.Model):
     @property
     def active(self) -> bool:
         return self.status in (self.QUEUED, self.RUNNING)
+
+
+class AdviceChunk(models.Model):
+    """Game indices [first, first + games) of one round of an advice run, played by the deck
+    and the candidates `who` (common random numbers: the same seeds), or of the fresh
+    re-measurement (`fresh`: the deck and the recommended deck). One task plays it."""
+
+    PENDING, DONE = "pending", "done"
+
+    run = models.ForeignKey(AdviceRun, on_delete=models.CASCADE, related_name="chunks")
+    round = models.PositiveIntegerField(help_text="the race's round; the last + 1 when fresh")
+    fresh = models.BooleanField(default=False)
+    first = models.PositiveIntegerField()
+    games = models.PositiveIntegerField(help_text="game indices (each played by every deck)")
+    who = models.JSONField(default=list, help_text="the candidates' indices")
+    status = models.CharField(max_length=10, default=PENDING)
+    worker = models.CharField(max_length=120, blank=True, help_text="host:pid that played it")
+    seconds = models.FloatField(default=0.0)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["run", "round", "first"]
+        indexes = [models.Index(fields=["run", "status"], name="advice_chunk_run_status")]
+
+    def __str__(self):
+        return f"advice chunk {self.round}/{self.first} of run {self.run_id}"

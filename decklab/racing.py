@@ -10,9 +10,17 @@ Candidates are played in rounds of growing size. After each round a candidate is
 
 - "worse" when its whole interval is below 0 (it stops early: clearly worse than the deck),
 - "better" when its whole interval is above 0,
-- "same" when its whole interval lies within +-`margin` (no change worth making),
+- "same" (no gain worth making) when even the top of its interval stays under +`margin`:
+  the one-sided test that its gain is below `margin` (a futility stop: however many more
+  games it played, it would not become a change worth making),
 
 and the others play the next round, until none is left or the game budget is spent.
+
+The futility stop is what saves games in a real field (bench/RESULTS.md "Deck advice"): most
+proposals change the deck by a few points either way, too little to call better or worse
+at 95 %, and without it they all played to the end of the budget. A candidate whose gain is
+really `margin` or more is stopped as "same" with probability at most `alpha` (one-sided,
+Bonferroni over the looks as below).
 
 Looking at the data after every round would inflate the error rate of a fixed-z interval,
 so the z of each look spends the error rate `alpha` over the looks a race may take
@@ -52,6 +60,10 @@ class Tally:
         self.total += difference
         self.squares += difference * difference
 
+    def as_list(self) -> list:
+        """[games, total, squares]: how a tally is stored between a run's chunks."""
+        return [self.games, self.total, self.squares]
+
     def merge(self, other: "Tally") -> None:
         self.games += other.games
         self.total += other.total
@@ -80,8 +92,12 @@ class Tally:
         return self.mean, max(-1.0, self.mean - half), min(1.0, self.mean + half)
 
 
-def verdict(tally: Tally, z: float, margin: float = MARGIN) -> str:
-    """Where one candidate stands after a look: WORSE, BETTER, SAME or still ACTIVE."""
+def verdict(
+    tally: Tally, z: float, margin: float = MARGIN, one_sided_z: float | None = None
+) -> str:
+    """Where one candidate stands after a look: WORSE, BETTER (two-sided, `z`), SAME (the
+    top of its one-sided interval, `one_sided_z`, under +`margin`) or still ACTIVE."""
+    one_sided_z = z if one_sided_z is None else one_sided_z
     if tally.games == 0:
         return ACTIVE
     mean, low, high = tally.interval(z)
@@ -89,7 +105,7 @@ def verdict(tally: Tally, z: float, margin: float = MARGIN) -> str:
         return WORSE
     if low > 0:
         return BETTER
-    if -margin <= low and high <= margin:
+    if tally.interval(one_sided_z)[2] < margin:
         return SAME
     return ACTIVE
 
@@ -114,6 +130,7 @@ class Race:
         self.tallies = self.tallies or [Tally() for _ in range(self.candidates)]
         self.verdicts = self.verdicts or [ACTIVE] * self.candidates
         self.z = z_for(self.alpha, len(self.rounds))
+        self.futility_z = z_for(2 * self.alpha, len(self.rounds))  # one-sided: alpha / looks
 
     def active(self) -> list[int]:
         return [i for i, v in enumerate(self.verdicts) if v == ACTIVE]
@@ -139,7 +156,7 @@ class Race:
             self.spent += tally.games
         self.played += 1
         for i in results:
-            self.verdicts[i] = verdict(self.tallies[i], self.z, self.margin)
+            self.verdicts[i] = verdict(self.tallies[i], self.z, self.margin, self.futility_z)
 
     def finish(self) -> None:
         """The race is over: whoever is still active is undecided."""
@@ -147,6 +164,26 @@ class Race:
 
     def interval(self, i: int) -> tuple[float, float, float]:
         return self.tallies[i].interval(self.z)
+
+    def as_dict(self) -> dict:
+        """The race between two rounds, as a run stores it (its chunks play on workers)."""
+        return {
+            "candidates": self.candidates,
+            "budget": self.budget,
+            "rounds": list(self.rounds),
+            "tallies": [t.as_list() for t in self.tallies],
+            "verdicts": list(self.verdicts),
+            "played": self.played,
+            "spent": self.spent,
+        }
+
+    @classmethod
+    def restore(cls, data: dict) -> "Race":
+        race = cls(data["candidates"], data["budget"], rounds=tuple(data["rounds"]))
+        race.tallies = [Tally(*values) for values in data["tallies"]]
+        race.verdicts = list(data["verdicts"])
+        race.played, race.spent = data["played"], data["spent"]
+        return race
 
 
 def run(race: Race, play_round) -> Race:

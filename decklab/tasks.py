@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from .advice_play import play_advice
+from . import advice_play
 from .chunks import play_chunk
 
 
@@ -20,8 +20,15 @@ def play_long_lab_chunk(chunk_id: int) -> None:
     play_chunk(chunk_id, claim=True)
 
 
-@shared_task(acks_late=False)
+@shared_task(acks_late=True, reject_on_worker_lost=True)
 def play_advice_run(run_id: int) -> None:
-    """A deck-advice run (decklab.advising): minutes of games in one task, so acknowledged
-    on receipt like a thinking bot's chunk; the run claims itself when it starts."""
-    play_advice(run_id)
+    """A deck-advice run's start (decklab.advice_play): its candidates and first round's
+    chunks; the run claims itself, so a second delivery does nothing."""
+    advice_play.play_advice(run_id)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True)
+def play_advice_chunk(chunk_id: int) -> None:
+    """A chunk of an advice race (a second of games): stored once, as a lab chunk is;
+    queued at the lowest priority (decklab.advice_queue)."""
+    advice_play.play_advice_chunk(chunk_id)

@@ -157,3 +157,27 @@ def test_a_gain_that_did_not_hold_up_is_said_so_and_cannot_be_applied(client, la
     hu = client.get(f"/hu/lab/advice/{run.pk}/").content.decode()
     assert "+8,0" in hu and "−1,0" in hu
     assert client.post(f"/en/lab/advice/{run.pk}/apply/").status_code == 409
+
+
+def test_each_round_is_split_into_chunks_and_its_last_chunk_judges_it(
+    lab_deck, alice, on_commit, monkeypatch
+):
+    """The workers share a race: every round's game indices are several chunks (each
+    played by the deck and the candidates still racing, on the same seeds), and the round
+    is judged once, when its last chunk is stored."""
+    from decklab import advice_play
+
+    monkeypatch.setattr(advice_play, "GAMES_PER_CHUNK", 8)  # 3 candidates + deck: 2 a chunk
+    with on_commit(execute=True):
+        run = advising.start_advice(alice, lab_deck, budget=3000)
+    run.refresh_from_db()
+    assert run.status == AdviceRun.DONE, run.error
+    race = run.chunks.filter(fresh=False)
+    first_round = race.filter(round=0)
+    assert [(c.first, c.games) for c in first_round] == [(0, 2), (2, 2)]
+    assert sorted(set(race.values_list("round", flat=True))) == list(range(run.rounds))
+    assert not run.chunks.exclude(status="done").exists()
+    played = sum(c.games * (1 + len(c.who)) for c in run.chunks.all())
+    assert run.games_played == played
+    if run.remeasured:  # the fresh re-measurement: the deck and the recommended deck
+        assert sum(c.games for c in run.chunks.filter(fresh=True)) == advice.FRESH_GAMES
