@@ -8,7 +8,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cardgame.language import current_language
-from cardgame.params import BadNumber, whole_number
 from cards_data.definitions import card_dicts
 from decks import play
 from decks.selectors import visible_decks
@@ -60,16 +59,6 @@ def _used_today(user) -> int:
     return advising.games_used_today(user) if user.is_authenticated else 0
 
 
-def _budget(raw) -> int:
-    try:
-        return whole_number(raw, "budget", low=advising.MIN_BUDGET, high=advising.MAX_BUDGET)
-    except BadNumber:
-        raise ValueError(
-            _("The number of games must be a whole number between %(low)s and %(high)s.")
-            % {"low": count(advising.MIN_BUDGET), "high": count(advising.MAX_BUDGET)}
-        ) from None
-
-
 @require_http_methods(["GET", "HEAD", "POST"])
 def deck_advice(request, deck_pk):
     deck = get_object_or_404(visible_decks(request.user), pk=deck_pk)
@@ -82,7 +71,9 @@ def deck_advice(request, deck_pk):
     try:
         if source not in advising.SOURCES:
             raise ValueError(_("Choose where the new cards may come from."))
-        run = advising.start_advice(request.user, deck, source=source, budget=_budget(raw))
+        run = advising.start_advice(
+            request.user, deck, source=source, budget=advising.budget_from(raw)
+        )
     except ValueError as error:
         context = _form_context(request, deck, budget=raw, source=source, error=str(error))
         return render(request, "decklab/advice.html", context, status=400)

@@ -12,6 +12,7 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from cardgame.params import BadNumber, whole_number
 from cards_data import definitions
 from decks import play
 from decks.services import save_deck
@@ -47,6 +48,22 @@ def games_used_today(user) -> int:
     reserved = active.aggregate(n=Sum("budget"))["n"] or 0
     played = runs.exclude(pk__in=active).aggregate(n=Sum("games_played"))["n"] or 0
     return reserved + played
+
+
+def budget_from(value) -> int:
+    """A run's games asked for, all included (absent: the default), from a form or the API;
+    ValueError with a sentence otherwise."""
+    if value is None or value == "":
+        return DEFAULT_BUDGET
+    if isinstance(value, float) and value.is_integer():  # JSON's 6000.0
+        value = int(value)
+    try:
+        return whole_number(value, "budget", low=MIN_BUDGET, high=MAX_BUDGET)
+    except BadNumber:
+        raise ValueError(
+            _("The number of games must be a whole number between %(low)s and %(high)s.")
+            % {"low": count(MIN_BUDGET), "high": count(MAX_BUDGET)}
+        ) from None
 
 
 def _check_budget(user, budget: int) -> None:

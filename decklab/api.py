@@ -15,7 +15,7 @@ from cardgame.params import BadNumber, record_id, whole_number
 from decks.selectors import visible_decks
 
 from . import advising, services
-from .advice_selectors import advice_data, count, evidence_comment, visible_advice
+from .advice_selectors import advice_data, evidence_comment, visible_advice
 from .models import AdviceRun
 from .selectors import run_results, visible_runs
 
@@ -197,17 +197,10 @@ ADVICE = inline_serializer(
 
 def parse_budget(value) -> int:
     """The run's games, all included (absent: the default), or BadInput."""
-    if value is None or value == "":
-        return advising.DEFAULT_BUDGET
-    if isinstance(value, float) and value.is_integer():  # JSON's 6000.0
-        value = int(value)
     try:
-        return whole_number(value, "budget", low=advising.MIN_BUDGET, high=advising.MAX_BUDGET)
-    except BadNumber:
-        raise BadInput(
-            _("The number of games must be a whole number between %(low)s and %(high)s.")
-            % {"low": count(advising.MIN_BUDGET), "high": count(advising.MAX_BUDGET)}
-        ) from None
+        return advising.budget_from(value)
+    except ValueError as error:
+        raise BadInput(str(error)) from None
 
 
 def parse_source(value) -> str:
