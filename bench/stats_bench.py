@@ -1,6 +1,8 @@
 """Statistics benchmarks (issue 38): the metagame, a card's and a deck's statistics pages
 over 100,000 synthetic finished games and 5,000 decklists, and the per-game update.
 
+  (0) the refresh of the archetypes and of the cards played beside each card (after an
+      event, daily): its wall time, once
   (1) GET /en/stats/, /en/stats/cards/<code>/, /en/stats/decks/<id>/: p50/p95 through
       Django's test Client in process (routing, middleware, view, queries, templates)
   (2) stats.recording.record_game on a finished game with 45-card colonies and its log of
@@ -27,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import benchdb  # noqa: E402
 
 PLAYERS_PER_EVENT = 50
+FAMILIES = 40  # the decks' archetypes (each deck: a family's 12 cards and 3 of its own)
 
 
 def build(games: int, decklists: int, rng: random.Random) -> dict:
@@ -59,9 +62,15 @@ def build(games: int, decklists: int, rng: random.Random) -> dict:
         ]
     )
     lists, primaries, entries = [], [], []
-    for deck in decks:
+    families = []  # a metagame's archetypes: a race pair and its core of 12 cards
+    for _ in range(FAMILIES):
         main, other = rng.sample(races, 2)
-        picked = rng.sample(by_race[main], 10) + rng.sample(by_race[other] + by_race[""], 5)
+        core = rng.sample(by_race[main], 8) + rng.sample(by_race[other], 4)
+        families.append((main, other, core))
+    for deck in decks:
+        main, other, core = rng.choice(families)
+        flex = [c for c in by_race[main] + by_race[other] + by_race[""] if c not in core]
+        picked = core + rng.sample(flex, 3)  # 12 core cards and 3 of the player's own
         listed = sorted((code, 3) for _pk, code, _race in picked)
         lists.append(listed)
         primaries.append(primary_race(Counter({main: 30, other: 15})))
@@ -281,11 +290,20 @@ def main() -> None:
     rng = random.Random(38)
     started = time.perf_counter()
     built = build(args.games, args.decklists, rng)
-    benchdb.vacuum_analyze()
     print(
         f"built {args.games} games, {args.decklists} decklists in "
         f"{time.perf_counter() - started:.0f} s"
     )
+    from stats.archetypes import refresh
+    from stats.beside import refresh_beside
+
+    started = time.perf_counter()
+    found = refresh()
+    print(f"refresh_archetypes: {found} archetypes in {time.perf_counter() - started:.1f} s")
+    started = time.perf_counter()
+    refresh_beside()
+    print(f"refresh_beside: {time.perf_counter() - started:.1f} s")
+    benchdb.vacuum_analyze()
     paths = ["/en/stats/", f"/en/stats/cards/{built['card']}/", f"/en/stats/decks/{built['deck']}/"]
     for path, (p50, p95) in page_times(paths, args.requests).items():
         print(f"{path:32} p50 {p50:6.1f} ms  p95 {p95:6.1f} ms")

@@ -113,6 +113,9 @@ class DecklistRace(models.Model):
         "tournaments.Tournament", on_delete=models.CASCADE, related_name="+"
     )
     race = models.CharField(max_length=20, blank=True)
+    archetype = models.ForeignKey(
+        "Archetype", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     def __str__(self):
         return f"{self.race or '-'} list in tournament {self.tournament_id}"
@@ -128,3 +131,106 @@ class DecklistCard(models.Model):
 
     def __str__(self):
         return f"{self.count} x {self.code} in list {self.decklist_id}"
+
+
+class Archetype(models.Model):
+    """A family of decklists found by clustering (clustering.py, docs/stats.md), refreshed
+    with every list's place in it by `archetypes.refresh` (after a finished event, by
+    `manage.py refresh_archetypes` and `rebuild_stats`), never per page view.
+
+    `typical` and `signature` come from public lists only; a private deck's list is only
+    counted in `lists` (it was placed by its nearest archetype, never shaped one)."""
+
+    races = models.CharField(
+        max_length=45, help_text="the race pair, '+'-joined, the most played in it first"
+    )
+    rank = models.PositiveSmallIntegerField(help_text="0: the pair's biggest archetype")
+    other = models.BooleanField(help_text="the pair's lists in no archetype of their own")
+    signature = models.JSONField(default=list, help_text="[code, ...] that name it")
+    typical = models.JSONField(default=list, help_text="[[code, copies, share], ...]")
+    lists = models.PositiveIntegerField(help_text="the lists, public and private, placed in it")
+    found = models.DateTimeField(
+        auto_now_add=True, help_text="the refresh that found it: the metagame's cache key"
+    )
+
+    class Meta:
+        ordering = ["-lists", "races", "rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["races", "rank"], name="stats_one_archetype_rank")
+        ]
+
+    def __str__(self):
+        return f"{self.races} #{self.rank} ({self.lists} lists)"
+
+
+class DeckArchetype(models.Model):
+    """The archetype of a deck's version (its page, and the games it played)."""
+
+    deck = models.ForeignKey("decks.Deck", on_delete=models.CASCADE, related_name="+")
+    version = models.PositiveIntegerField()
+    archetype = models.ForeignKey(Archetype, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["deck", "version"], name="stats_one_deck_archetype")
+        ]
+
+    def __str__(self):
+        return f"deck {self.deck_id} v{self.version}: archetype {self.archetype_id}"
+
+
+class ArchetypeMatchupTally(models.Model):
+    """Games of decks of `archetype` against decks of `opponent` in a month (a game counts
+    where both seats played a saved deck's version), refreshed with the archetypes."""
+
+    month = models.DateField()
+    archetype = models.ForeignKey(Archetype, on_delete=models.CASCADE, related_name="+")
+    opponent = models.ForeignKey(Archetype, on_delete=models.CASCADE, related_name="+")
+    bots = models.BooleanField()
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["month", "archetype", "opponent", "bots"],
+                name="stats_one_archetype_matchup",
+            )
+        ]
+
+    def __str__(self):
+        return (
+            f"{self.archetype_id} v {self.opponent_id} {self.month:%Y-%m}: {self.wins}/{self.games}"
+        )
+
+
+class EventReport(models.Model):
+    """A finished event's report as it was stored when the event ended (reports.py):
+    shares by race and archetype, their conversion to the top four, the winning list
+    (only a public or deckless list: a private deck's list is never stored here)."""
+
+    tournament = models.OneToOneField(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="+"
+    )
+    data = models.JSONField()
+    made = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return f"report of tournament {self.tournament_id}"
+
+
+class CardBeside(models.Model):
+    """A card most often played beside another in public decks (the card page's "played
+    beside it"), kept by `beside.refresh_beside` with the archetypes: one aggregate over
+    every public deck's pairs of cards, where the page used to run it per view."""
+
+    code = models.CharField(max_length=16)
+    other = models.CharField(max_length=16)
+    decks = models.PositiveIntegerField(help_text="public decks that play both")
+    copies = models.FloatField(help_text="their average copies of `other`")
+
+    class Meta:
+        indexes = [models.Index(fields=["code", "-decks"])]
+
+    def __str__(self):
+        return f"{self.other} beside {self.code} in {self.decks} decks"

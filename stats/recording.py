@@ -13,21 +13,28 @@ from django.db import IntegrityError, connection, transaction
 
 from decks.models import DeckVersion
 from matches.models import Match, MatchEvent, Seat
-from tournaments.models import OnlineGame, Registration
+from tournaments.models import OnlineGame, Registration, Tournament
 
+from . import archetypes, beside, reports
 from .catalogue import card_races, list_race
 from .figures import primary_race
 from .gamelog import seen_cards
 from .models import (
+    Archetype,
+    CardBeside,
     CardTally,
     DecklistCard,
     DecklistRace,
+    EventReport,
     MatchupTally,
     ProcessedGame,
     SeatResult,
 )
 
-TALLIES = (CardTally, MatchupTally, SeatResult, ProcessedGame, DecklistCard, DecklistRace)
+TALLIES = (
+    CardTally, MatchupTally, SeatResult, ProcessedGame, DecklistCard, DecklistRace, Archetype,
+    EventReport, CardBeside,
+)  # fmt: skip
 
 
 def record_game(match_id: int) -> bool:
@@ -58,14 +65,20 @@ def record_game(match_id: int) -> bool:
 
 
 def rebuild() -> int:
-    """Every figure again from the stored games; returns how many games were counted."""
+    """Every figure again from the stored games and lists, then the archetypes and every
+    finished event's report; returns how many games were counted."""
     with transaction.atomic():
         for model in TALLIES:
             model.objects.all().delete()
     for registration in Registration.objects.filter(bot="").iterator():
         record_decklist(registration)
     finished = Match.objects.filter(status=Match.FINISHED).order_by("finished", "pk")
-    return sum(record_game(pk) for pk in finished.values_list("pk", flat=True).iterator())
+    counted = sum(record_game(pk) for pk in finished.values_list("pk", flat=True).iterator())
+    archetypes.refresh()
+    beside.refresh_beside()
+    for event in Tournament.objects.filter(status=Tournament.FINISHED).order_by("pk"):
+        reports.store_event_report(event)
+    return counted
 
 
 def record_decklist(registration: Registration) -> None:

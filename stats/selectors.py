@@ -5,20 +5,35 @@ import datetime
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Avg, Count, Q, Sum
+from django.db import connection
+from django.db.models import Avg, Count, Max, Q, Sum
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from cardgame.language import is_english
 from cards_data.models import Card
+from decklab.models import LabRun
+from decklab.selectors import visible_runs
 from decks.models import DeckCard
 from decks.problems import race_name
 from engine.catalog import RACES
 from tournaments.models import Tournament
-from tournaments.selectors import final_places
 
-from .catalogue import card_races, list_race
+from .charts import LineChart, line_chart
 from .figures import Rate, shares, weighted_shares
-from .models import CardTally, DecklistCard, DecklistRace, MatchupTally, SeatResult
+from .models import (
+    Archetype,
+    ArchetypeMatchupTally,
+    CardBeside,
+    CardTally,
+    DeckArchetype,
+    DecklistCard,
+    DecklistRace,
+    EventReport,
+    MatchupTally,
+    SeatResult,
+)
+from .reports import store_event_report
 
 SOURCES = {SeatResult.ONLINE: _("online"), SeatResult.TOURNAMENT: _("tournament")}
 PERIOD_MONTHS = 12  # the metagame's default period: the last twelve months
@@ -107,21 +122,41 @@ def online_trend(period: Period) -> list[tuple[datetime.date, list[Share]]]:
     return [(month, _ranked(shares(by_month[month]), by_month[month])) for month in period.months]
 
 
-def tournament_shares(period: Period) -> list[Share]:
-    """Each race's part of the decklists of the events finished in the period, each event
-    weighted by its players (figures.weighted_shares). A private deck's list counts here
-    as its race only, and is never shown."""
-    lists = DecklistRace.objects.filter(
+def _event_lists(period: Period):
+    return DecklistRace.objects.filter(
         tournament__status=Tournament.FINISHED,
         tournament__date__gte=period.start,
         tournament__date__lt=period.end_day,
     )
-    by_event: dict[int, Counter] = defaultdict(Counter)
-    for row in lists.values("tournament", "race").annotate(n=Count("id")):
-        by_event[row["tournament"]][row["race"]] = row["n"]
-    counts = sum(by_event.values(), Counter())
+
+
+def _weighted(period: Period, key: str) -> tuple[dict, Counter]:
+    """Shares of `key` (race, archetype) in the lists of the events finished in the period,
+    each event weighted by its players (figures.weighted_shares), and the lists' counts."""
+    by_event: dict[int, dict] = defaultdict(dict)
+    counts: Counter = Counter()
+    grouped = _event_lists(period).order_by().values_list("tournament", key)
+    for event, value, n in _plain_rows(grouped.annotate(n=Count("id"))):
+        by_event[event][value] = n
+        counts[value] += n
     events = by_event.values()
-    return _ranked(weighted_shares((sum(c.values()), c) for c in events), counts)
+    return weighted_shares((sum(c.values()), c) for c in events), counts
+
+
+def _plain_rows(query) -> list[tuple]:
+    """A values_list query's rows straight from the cursor: an event a row per race or
+    archetype is thousands of rows on a busy year, and Django's per-row converters (ints
+    and strings that need none) cost more than the query (bench/RESULTS.md)."""
+    sql, params = query.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def tournament_shares(period: Period) -> list[Share]:
+    """Each race's part of the decklists of the events finished in the period, weighted by
+    the events' players. A private deck's list counts here as its race only."""
+    return _ranked(*_weighted(period, "race"))
 
 
 @dataclass(frozen=True)
@@ -175,28 +210,20 @@ def card_figures(card: Card, bots: bool = False) -> CardFigures:
     )
 
 
-BESIDE = 10  # the cards most often played beside a card, shown on its page
-
-
 def _beside(card: Card, decks: int) -> list[dict]:
-    """The cards most public decks that play `card` also play (private lists never count:
-    what sits beside a card is a piece of the list)."""
+    """The cards most public decks that play `card` also play, as last refreshed
+    (beside.refresh_beside; private lists never count)."""
     if not decks:
         return []
-    with_card = DeckCard.objects.filter(card=card, deck__is_public=True).values("deck")
-    rows = (
-        DeckCard.objects.filter(deck__in=with_card)
-        .exclude(card=card)
-        .values("card__code", "card__name", "card__name_en")
-        .annotate(decks=Count("deck"), copies=Avg("count"))
-        .order_by("-decks", "card__code")[:BESIDE]
-    )
-    english = is_english()
+    rows = list(CardBeside.objects.filter(code=card.code).order_by("-decks", "other"))
+    names = _card_names(row.other for row in rows)
     return [
         {
-            **row,
-            "share": row["decks"] / decks,
-            "name": row["card__name_en" if english else "card__name"],
+            "card__code": row.other,
+            "name": names.get(row.other, row.other),
+            "decks": row.decks,
+            "copies": row.copies,
+            "share": min(1.0, row.decks / decks),
         }
         for row in rows
     ]
@@ -272,46 +299,237 @@ def _shown(row: dict, viewer) -> bool:
     return row["deck__is_public"] or (viewer.is_authenticated and viewer.pk == row["deck__owner"])
 
 
-TOP = 4  # an event report's conversion: to the top four (the playoff, R 18.6)
+ARCHETYPE_SEPARATOR = "–"
+
+
+@dataclass(frozen=True)
+class ArchetypeRow:
+    """An archetype as people read it. `typical`: (code, copies, name, share of its lists
+    that play the card); `share`: its part of every list placed (tournament lists and
+    decks, public and private) or, on the metagame, of the period's weighted lists."""
+
+    id: int | None
+    races: tuple[str, ...]
+    name: str
+    typical: tuple[tuple[str, int, str, float], ...]
+    lists: int
+    share: float
+
+    @property
+    def race(self) -> str:
+        """The first race of its pair (the colour it is drawn in)."""
+        return self.races[0] if self.races else ""
+
+
+def _card_names(codes) -> dict[str, str]:
+    english = is_english()
+    rows = Card.objects.filter(code__in=set(codes)).values_list("code", "name", "name_en")
+    return {code: (name_en if english else name) for code, name, name_en in rows}
+
+
+def races_label(races: tuple[str, ...]) -> str:
+    """A race pair as people read it ("Zarg–Xeno"); raceless lists: "Raceless"."""
+    if not races:
+        return str(_("Raceless"))
+    return ARCHETYPE_SEPARATOR.join(race_name(race) for race in races)
+
+
+def archetype_name(races: tuple[str, ...], signature, other: bool, names: dict) -> str:
+    """Its race pair and its most characteristic cards ("Zarg–Xeno: Vörös hajó, ...");
+    a pair's lists in no archetype of their own: "Zarg–Xeno: other lists"."""
+    pair = races_label(races)
+    if other:
+        return str(_("%(races)s: other lists") % {"races": pair})
+    cards = ", ".join(names.get(code, code) for code in signature)
+    return f"{pair}: {cards}" if cards else pair
+
+
+def _pair(races: str) -> tuple[str, ...]:
+    return tuple(races.split("+")) if races else ()
+
+
+def _rows(archetypes: list[Archetype], share) -> list[ArchetypeRow]:
+    codes = [c for a in archetypes for c in a.signature] + [
+        row[0] for a in archetypes for row in a.typical
+    ]
+    names = _card_names(codes)
+    pairs = {a.pk: _pair(a.races) for a in archetypes}
+    return [
+        ArchetypeRow(
+            id=a.pk,
+            races=pairs[a.pk],
+            name=archetype_name(pairs[a.pk], a.signature, a.other, names),
+            typical=tuple((c, n, names.get(c, c), f) for c, n, f in a.typical),
+            lists=a.lists,
+            share=share(a),
+        )
+        for a in archetypes
+    ]
+
+
+def archetypes() -> list[ArchetypeRow]:
+    """Every archetype (most lists first) with its name, race pair, typical list and its
+    share of all the lists placed. Read by the metagame page and by deck advice (issue
+    39) for its gauntlet and its candidates."""
+    found = list(Archetype.objects.all())
+    total = sum(a.lists for a in found)
+    return _rows(found, lambda a: a.lists / total if total else 0.0)
+
+
+def archetype_generation() -> str:
+    """Which refresh the stored archetypes come from: the metagame caches what depends
+    only on them (their shares, their matchups) under this key, so a refresh, and only a
+    refresh, changes what it shows (one small query where the two took most of the page)."""
+    found = Archetype.objects.aggregate(last=Max("found"), n=Count("id"))
+    return f"{found['last'].timestamp() if found['last'] else 0}-{found['n']}"
+
+
+ARCHETYPES_SHOWN = 12  # the metagame's archetypes: the most played of the period
+MATRIX_ARCHETYPES = 8  # the archetype matchup matrix: the most played in the period's games
+
+
+def archetype_shares(period: Period) -> list[ArchetypeRow]:
+    """The archetypes of the period's finished events' lists, weighted by the events'
+    players, most played first."""
+    fractions, counts = _weighted(period, "archetype")
+    found = Archetype.objects.filter(pk__in=[pk for pk in fractions if pk is not None])
+    rows = _rows(list(found), lambda a: fractions.get(a.pk, 0.0))
+    return sorted(rows, key=lambda row: (-row.share, row.name))[:ARCHETYPES_SHOWN]
+
+
+def archetype_matrix(period: Period) -> tuple[list[ArchetypeRow], list[tuple]]:
+    """The most played archetypes in the period's games (MATRIX_ARCHETYPES) and, row by
+    row, each one's record against each."""
+    tallies = ArchetypeMatchupTally.objects.filter(
+        month__gte=period.start, month__lte=period.end, bots=period.bots
+    )
+    played = dict(
+        tallies.values("archetype").annotate(n=Sum("games")).values_list("archetype", "n")
+    )
+    top = [pk for pk, _n in sorted(played.items(), key=lambda kv: (-kv[1], kv[0]))]
+    top = top[:MATRIX_ARCHETYPES]
+    among = tallies.filter(archetype__in=top, opponent__in=top).values("archetype", "opponent")
+    totals = among.annotate(games=Sum("games"), wins=Sum("wins"))
+    rates = {(t["archetype"], t["opponent"]): Rate(t["wins"], t["games"]) for t in totals}
+    found = {a.pk: a for a in Archetype.objects.filter(pk__in=top)}
+    total = sum(played.values())
+    rows = _rows([found[pk] for pk in top if pk in found], lambda a: played[a.pk] / total)
+    matrix = [
+        (a, [Cell(str(a.id), str(b.id), rates.get((a.id, b.id), Rate(0, 0))) for b in rows])
+        for a in rows
+    ]
+    return rows, matrix
+
+
+def deck_archetype(deck) -> ArchetypeRow | None:
+    """The archetype of the deck's newest version, if the last refresh placed it."""
+    newest = deck.versions.order_by("-number").values_list("number", flat=True).first()
+    placed = DeckArchetype.objects.filter(deck=deck, version=newest).select_related("archetype")
+    found = placed.first()
+    if found is None:
+        return None
+    return _rows([found.archetype], lambda a: 0.0)[0]
+
+
+def lab_figure(card: Card, user) -> dict | None:
+    """The deck lab's simulated win rate of the decks with this card, summed over the
+    finished runs of the decks this person may see (their newest run a deck): None when
+    no such run exists. Bots against the reference colonies, not people: shown beside
+    the real figures, never mixed with them."""
+    runs = visible_runs(user).filter(status=LabRun.DONE).order_by("deck_id", "-finished", "-pk")
+    wins = games = decks = 0
+    seen = set()
+    for run in runs.prefetch_related("chunks"):
+        if run.deck_id in seen or card.code not in {code for code, _n in run.colony}:
+            continue
+        seen.add(run.deck_id)
+        decks += 1
+        for chunk in run.chunks.all():
+            wins += chunk.play_wins + chunk.draw_wins
+            games += chunk.play_games + chunk.draw_games
+    if not decks:
+        return None
+    return {"rate": Rate(wins, games), "decks": decks}
+
+
+def trend_chart(period: Period) -> LineChart:
+    """Each race's share of the colonies played, month by month, as a line chart."""
+    trend = online_trend(period)
+    races = sorted({row.race for _month, rows in trend for row in rows})
+    series = {  # a month without games is no point of any line (not a fall to 0 %)
+        race: [
+            next((r.share for r in rows if r.race == race), 0.0) if rows else None
+            for _m, rows in trend
+        ]
+        for race in races
+    }
+    labels = {race: (race_name(race) if race else "—") for race in races}
+    return line_chart([month for month, _rows in trend], series, labels)
+
+
+def event_report(event: Tournament) -> dict:
+    """A finished event's stored report, read for its page: shares by race and by
+    archetype with their conversion to the top four, the winning list with its cards'
+    names. An event finished before reports were kept gets its report stored now."""
+    stored = EventReport.objects.filter(tournament=event).first() or store_event_report(event)
+    data = stored.data
+    lists = data["lists"] or 1
+    races = [Conversion(Share(race, n / lists, n), top) for race, n, top in data["races"]]
+    described = [row["archetype"] for row in data["archetypes"] if row["archetype"]]
+    winner = data["winner"]
+    codes = [c for d in described for c in d["signature"]]
+    codes += [code for code, _n in winner["cards"]] if winner else []
+    names = _card_names(codes)
+    kinds = [
+        Conversion(
+            Share(
+                _pair(d["races"])[0] if d and d["races"] else "", row["lists"] / lists, row["lists"]
+            ),
+            row["top"],
+            archetype_name(_pair(d["races"]), d["signature"], d["other"], names)
+            if d
+            else str(_("Not placed")),
+        )
+        for row in data["archetypes"]
+        for d in [row["archetype"]]
+    ]
+    if winner:
+        winner = {
+            **winner,
+            "race_name": race_name(winner["race"]) if winner["race"] else "—",
+            "cards": [(n, code, names.get(code, code)) for code, n in winner["cards"]],
+        }
+    return {"lists": data["lists"], "races": races, "archetypes": kinds, "winner": winner}
 
 
 @dataclass(frozen=True)
 class Conversion:
+    """A race's or an archetype's lists in an event and how many made the top four."""
+
     share: Share
     top: int
+    label: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.label or self.share.name
 
     @property
     def rate(self) -> float:
         return self.top / self.share.count if self.share.count else 0.0
 
 
-def event_report(event: Tournament) -> dict:
-    """A finished event's metagame: each race's share of its lists, how many of them made
-    the top four, and the winning list (a finished event's decklists are public,
-    tournaments.selectors.decklist_visible). Read from the event's own lists: a few
-    hundred rows at most."""
-    entries = list(event.registrations.select_related("player").order_by("pk"))
-    races = card_races(code for entry in entries for code, _n in entry.cards)
-    places = final_places(event)
-    lists, top = Counter(), Counter()
-    winner = None
-    for entry in entries:
-        race = list_race(entry.cards, races)
-        lists[race] += 1
-        top[race] += places.get(entry.pk, TOP + 1) <= TOP
-        if places.get(entry.pk) == 1:
-            winner = (entry, race)
-    rows = _ranked(shares(lists), lists)
-    return {
-        "shares": rows,
-        "conversions": [Conversion(row, top[row.race]) for row in rows],
-        "winner": winner and _winning_list(*winner),
-    }
-
-
-def _winning_list(entry, race: str) -> dict:
-    names = Card.objects.filter(code__in=[code for code, _n in entry.cards])
-    english = is_english()
-    by_code = {c.code: (c.name_en if english else c.name) for c in names}
-    cards = [(count, code, by_code.get(code, code)) for code, count in entry.cards]
-    return {"entry": entry, "race": Share(race, 1.0), "cards": cards}
+def report_description(report: dict) -> str:
+    """One sentence for a shared link's preview: the lists, the winner, the top race."""
+    parts = [
+        ngettext("%(n)s decklist", "%(n)s decklists", report["lists"]) % {"n": report["lists"]}
+    ]
+    if report["winner"]:
+        parts.append(gettext("won by %(player)s") % {"player": report["winner"]["player"]})
+    if report["races"]:
+        top = report["races"][0]
+        parts.append(
+            gettext("most played: %(race)s (%(share)s%%)")
+            % {"race": top.name, "share": round(top.share.share * 100)}
+        )
+    return ", ".join(parts) + "."

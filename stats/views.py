@@ -1,7 +1,10 @@
 """The statistics pages: short views over selectors.py (which read stored figures)."""
 
+from functools import partial
+
 from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -22,10 +25,17 @@ def metagame(request):
         {
             "period": period,
             "online": races,
-            "trend": selectors.online_trend(period),
+            "trend": selectors.trend_chart(period),
             "events": selectors.tournament_shares(period),
+            # read only when the page's cache of them misses (metagame.html's {% cache %}):
+            # the template calls a callable when it first needs its value
+            "archetypes": partial(selectors.archetype_shares, period),
+            "archetype_matchups": partial(selectors.archetype_matrix, period),
+            "generation": selectors.archetype_generation(),
             "matrix": matrix,
             "min_sample": MIN_SAMPLE,
+            # a card page's address less its code: reversed once, not once a typical card
+            "card_base": reverse("stats:card", args=["-"])[:-2],
         },
     )
 
@@ -34,7 +44,13 @@ def card(request, code):
     card = get_object_or_404(Card, code=code)
     bots = request.GET.get("bots") == "1"
     figures = selectors.card_figures(card, bots)
-    context = {"card": card, "figures": figures, "bots": bots, "min_sample": MIN_SAMPLE}
+    context = {
+        "card": card,
+        "figures": figures,
+        "lab": selectors.lab_figure(card, request.user),
+        "bots": bots,
+        "min_sample": MIN_SAMPLE,
+    }
     return render(request, "stats/card.html", context)
 
 
@@ -51,7 +67,13 @@ def deck(request, pk):
             records["opponents"],
         ),
     ]
-    context = {"deck": deck, "sections": sections, "bots": bots, "min_sample": MIN_SAMPLE}
+    context = {
+        "deck": deck,
+        "archetype": selectors.deck_archetype(deck),
+        "sections": sections,
+        "bots": bots,
+        "min_sample": MIN_SAMPLE,
+    }
     return render(request, "stats/deck.html", context)
 
 
@@ -76,5 +98,11 @@ def player(request, username):
 def event(request, pk):
     """A finished event's report (printable: the page's print style)."""
     finished = get_object_or_404(Tournament, pk=pk, status=Tournament.FINISHED)
-    context = {"event": finished, "report": selectors.event_report(finished)}
+    report = selectors.event_report(finished)
+    context = {
+        "event": finished,
+        "report": report,
+        "description": selectors.report_description(report),
+        "share_url": request.build_absolute_uri(request.path),
+    }
     return render(request, "stats/event.html", context)

@@ -8,6 +8,7 @@ from django.test import Client
 
 from decks.services import save_deck
 from matches.models import Match
+from stats.beside import refresh_beside
 from stats.models import SeatResult
 from stats.recording import record_game
 
@@ -55,6 +56,7 @@ def test_a_private_deck_s_cards_never_sit_beside_a_card(codes, catalogue, client
     public = save_deck(alice, name="Open", cards=[(codes["a1"], 3), (codes["a2"], 2)])
     public.is_public = True
     public.save()
+    refresh_beside()  # with the archetypes: after an event, daily, in rebuild_stats
     page = client.get(f"/en/stats/cards/{codes['a1']}/").content.decode()
     assert f"/stats/cards/{codes['a2']}/" in page
     assert lone.name_en not in page and lone.name not in page and lone.code not in page
@@ -139,11 +141,11 @@ def test_an_event_report_shares_conversion_and_the_winning_list(
     )
     # places: the first zarg list won, both xeno lists 2nd and 3rd, a zarg list 4th, one 5th
     places = dict(zip(ids, [1, 2, 3, 4, 5], strict=True))
-    monkeypatch.setattr("stats.selectors.final_places", lambda t: places)
+    monkeypatch.setattr("stats.reports.final_places", lambda t: places)
     page = client.get(f"/en/stats/events/{event.pk}/").content.decode()
     assert '<span class="bar-n">60% <small>(3)</small>' in page  # zarg 3 of 5 lists
     assert '<span class="bar-n">40% <small>(2)</small>' in page
-    conversion = page.split('id="event-conversion"')[1].split("</section>")[0]
+    conversion = page.split('id="event-races"')[1].split("</section>")[0]
     assert "<td>3</td><td>2</td><td>67%</td>" in conversion  # zarg: 2 of 3 in the top four
     assert "<td>2</td><td>2</td><td>100%</td>" in conversion
     winner = page.split('id="event-winner"')[1]
