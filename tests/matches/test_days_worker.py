@@ -1,5 +1,5 @@
 """A game over days played with time travel on PostgreSQL, Redis and real Celery workers
-(issue 37's must-show): the "your turn" signal once per turn, a worker killed (SIGKILL)
+(issue 37's must-show): the "your turn" signal and notification once per turn, a worker killed (SIGKILL)
 between a stored move and its application and a new one started (nothing lost), and past
 the limit the beat's sweep ends the game on time for the turn player
 (docs/rulings.md "Games over days"; a move is a turn, R 11.1).
@@ -19,6 +19,8 @@ import pytest
 
 from matches import clocks
 from matches.models import ActionRequest, Match
+from notifications.kinds import YOUR_TURN
+from notifications.models import Notification
 
 from .kit import assert_consistent, awaited, decide, logged_in, turns_started
 
@@ -74,6 +76,14 @@ def turn_waiting_sent(pool, match_id) -> list[tuple[int, int]]:
     return sorted(found)
 
 
+def your_turn_notices(match_id, players) -> list[tuple[int, str]]:
+    """(seat, match) of every "your turn" notification the worker stored for the game (the
+    notifications app's receiver of turn_waiting, in the worker process)."""
+    seat_of = {player.pk: seat for seat, player in enumerate(players)}
+    rows = Notification.objects.filter(kind=YOUR_TURN, context__match_id=match_id)
+    return sorted(seat_of[user] for user in rows.values_list("user_id", flat=True))
+
+
 def test_a_game_over_days_with_time_travel_a_worker_restart_and_a_timeout(workers, players, decks):
     clients = [logged_in(players[0]), logged_in(players[1])]
     made = clients[0].post("/api/matches/", {"deck": decks[0].pk, "opponent": "bob",
@@ -94,6 +104,9 @@ def test_a_game_over_days_with_time_travel_a_worker_restart_and_a_timeout(worker
     assert wait_until(lambda: turn_waiting_sent(workers, match_id) == sorted(turns),
                       what="one turn_waiting per turn")  # fmt: skip
     assert decisions > len(turns)
+    # each became the person's "your turn" notification (alice challenged: seat 0 is hers)
+    assert wait_until(lambda: your_turn_notices(match_id, players) == sorted(s for _t, s in turns),
+                      what="one 'your turn' notification per turn")  # fmt: skip
 
     # A worker killed between a stored move and its application; a new one applies it.
     workers.kill(workers.processes[0])
@@ -132,3 +145,4 @@ def test_a_game_over_days_with_time_travel_a_worker_restart_and_a_timeout(worker
     assert_consistent(match)
     assert not ActionRequest.objects.filter(match_id=match_id, status="pending").exists()
     assert turn_waiting_sent(workers, match_id) == sorted(turns)  # none after the end
+    assert your_turn_notices(match_id, players) == sorted(s for _t, s in turns)
