@@ -48,6 +48,7 @@ def record_game(match_id: int) -> bool:
     seats = list(
         Seat.objects.filter(match_id=match_id, match__status=Match.FINISHED)
         .select_related("match")
+        .defer("match__snapshot", "match__legal_ids", "match__engine_options")  # not read here
         .order_by("seat")
     )
     if not seats:
@@ -153,7 +154,10 @@ def _in_tournament(match: Match) -> bool:
 
 def _moves(match: Match) -> list[dict]:
     """The game's "move" events in log order (the only kind seen_cards reads)."""
-    rows = MatchEvent.objects.filter(match=match, data__kind="move").order_by("seq")
+    # only the moves from a colony to a centre: the rest of the log is never decoded
+    rows = MatchEvent.objects.filter(
+        match=match, data__kind="move", data__data__to="centre", data__data__from="colony"
+    ).order_by("seq")
     return list(rows.values_list("data", flat=True))
 
 
