@@ -220,11 +220,15 @@ def lobby(request):
 
 def _your_move(user) -> list[dict]:
     """The lobby's "Your move" (issue 37): the games awaiting this person's decision, each
-    with its time left in words ("2 days 3 hours left")."""
+    with its time left in words ("2 days 3 hours left"); an untimed game (against a bot)
+    says "untimed" once, not again as "no time limit"."""
     bot_names = bots.names()
     now = timezone.now()
     return [
-        {**_lobby_item(m, user, bot_names), "left": clocks.time_left(m.decision_deadline, now)}
+        {
+            **_lobby_item(m, user, bot_names),
+            "left": clocks.time_left(m.decision_deadline, now) if m.decision_deadline else "",
+        }
         for m in selectors.awaiting_me(user)
     ]
 

@@ -43,7 +43,7 @@ def title(kind: str) -> str:
     return {
         YOUR_TURN: pgettext("notification title", "Your turn"),
         CHALLENGE: pgettext("notification title", "A new challenge"),
-        FRIEND_TABLE: pgettext("notification title", "A friend's table"),
+        FRIEND_TABLE: pgettext("notification title", "A friend's open game"),
         ROUND_PUBLISHED: pgettext("notification title", "Round published"),
         RESULT_TO_CONFIRM: pgettext("notification title", "A result to confirm"),
         DECKLIST_DEADLINE: pgettext("notification title", "Decklist deadline"),
