@@ -13,32 +13,29 @@ SMTP_PORT = 8631
 HOOK_PORT = 8632
 
 
-@pytest.fixture
-def anna(django_user_model):
-    """Reads the site in Hungarian."""
+def reader(django_user_model, name: str, language: str):
+    """A person with an e-mail address who reads the site in `language`."""
     from notifications.services import settings_for
 
     user = django_user_model.objects.create_user(
-        "anna", email="anna@example.org", password="pw-anna-12345"
+        name, email=f"{name}@example.org", password=f"pw-{name}-12345"
     )
     prefs = settings_for(user)
-    prefs.language = "hu"
+    prefs.language = language
     prefs.save()
     return user
+
+
+@pytest.fixture
+def anna(django_user_model):
+    """Reads the site in Hungarian."""
+    return reader(django_user_model, "anna", "hu")
 
 
 @pytest.fixture
 def ben(django_user_model):
     """Reads the site in English."""
-    from notifications.services import settings_for
-
-    user = django_user_model.objects.create_user(
-        "ben", email="ben@example.org", password="pw-ben-12345"
-    )
-    prefs = settings_for(user)
-    prefs.language = "en"
-    prefs.save()
-    return user
+    return reader(django_user_model, "ben", "en")
 
 
 @pytest.fixture
