@@ -403,6 +403,8 @@ def reasons() -> dict:
     return {
         "colony": _("a colony ran out"),
         "colony.one": _("%(name)s's colony is empty"),
+        # the player reading it: "Your colony is empty", not "phone (you)'s colony is empty"
+        "colony.mine": _("Your colony is empty"),
         "colony.both": _("both colonies are empty: the player whose turn it was wins"),
         "concede": _("conceded"),
         "timeout": _("out of time"),

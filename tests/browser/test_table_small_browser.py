@@ -309,6 +309,46 @@ def test_a_finished_game_status_line_says_the_result(new_page, live_server, alic
         shot(page, f"finished-{size}-{lang}")
 
 
+EMPTY_COLONY = """
+kgk players=alice,bot turn=9 active=bot
+alice credits=0
+alice hangar: Vasököl
+bot credits=0
+bot colony: Járőr-7*20
+"""
+
+
+@pytest.mark.parametrize("lang", ["hu", "en"])
+def test_r15_1_a_lost_game_says_your_colony_is_empty(new_page, live_server, alice, lang):
+    """R 15.1: the bot won at the end of its end phase because alice's colony is empty; her
+    result says "Your colony is empty", not "alice (you)'s colony is empty"."""
+    w = words(lang)
+    match, _state = bot_position(alice, EMPTY_COLONY)
+    Match.objects.filter(pk=match.pk).update(
+        status=Match.FINISHED, winner_seat=1, result="colony", deciding_seat=None
+    )
+    page = open_game(new_page, live_server, match, lang, "phone")
+    detail = page.locator("#result-detail")
+    expect(detail).to_contain_text(w["reasons"]["colony.mine"])
+    assert "alice" not in detail.inner_text()
+
+
+def test_on_a_phone_the_bells_panel_hides_the_decision_sheet_while_open(
+    new_page, live_server, alice
+):
+    """Both are sheets at the foot of a phone's screen: with the bell's panel open no game
+    button peeks out above it to take the tap meant to close the panel."""
+    match, _state = bot_position(alice, MAIN)
+    page = open_game(new_page, live_server, match, "en", "phone")
+    bar = page.locator("#action-bar")
+    expect(bar).to_be_visible()
+    page.locator("#bell > summary").click()
+    expect(page.locator("#bell-all")).to_be_visible()
+    expect(bar).to_be_hidden()
+    page.locator("h1").first.click()  # a tap outside closes the panel
+    expect(bar).to_be_visible()
+
+
 DISCARD = """
 kgk players=alice,bot turn=4 active=alice
 alice credits=0

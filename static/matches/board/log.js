@@ -7,11 +7,13 @@ import { fmt, num, sentence } from "./words.js";
 
 function zoneWord(z) { return S.zones[z] || ""; }
 
-// How a game ended, in words: an empty colony says whose (R 15.1) or both (R 15.3).
-export function reasonText(result, view, playerName) {
+// How a game ended, in words: an empty colony says whose (R 15.1) or both (R 15.3); `me`
+// (the reader's seat, if a player's) reads their own as "Your colony".
+export function reasonText(result, view, playerName, me) {
   if (result.reason === "colony" && view && view.players) {
     const empty = view.players.filter((p) => p.counts && p.counts.colony === 0);
     if (empty.length > 1) return S.reasons["colony.both"];
+    if (empty.length === 1 && empty[0].seat === me) return S.reasons["colony.mine"];
     if (empty.length === 1) return fmt(S.reasons["colony.one"], { name: playerName(empty[0].seat) });
   }
   return S.reasons[result.reason] || "";

@@ -52,7 +52,7 @@ function renderResult() {
   if (!r) { node.hidden = true; return; }
   node.hidden = false;
   showError(""); // an earlier click's "the game moved on" means nothing once it is over
-  const reason = B.reasonText(r, game.state.view, playerName);
+  const reason = B.reasonText(r, game.state.view, playerName, me());
   let head;
   if (r.winner_seat === null || r.winner_seat === undefined) head = S.ui.draw_result;
   else if (me() !== null) head = r.winner_seat === me() ? S.ui.won : S.ui.lost;
