@@ -18,6 +18,7 @@ def refresh_beside() -> None:
     q = connection.ops.quote_name
     beside, entry = q(CardBeside._meta.db_table), q(DeckCard._meta.db_table)
     deck, card = q(Deck._meta.db_table), q(Card._meta.db_table)
+    # the table names come from the models' metadata, quoted; the values are parameters
     sql = f"""
         INSERT INTO {beside} (code, other, decks, copies)
         SELECT code, other, decks, copies FROM (
@@ -34,7 +35,7 @@ def refresh_beside() -> None:
             GROUP BY ca.code, cb.code
         ) ranked
         WHERE place <= %s
-    """
+    """  # nosec B608
     with transaction.atomic():
         CardBeside.objects.all().delete()
         with connection.cursor() as cursor:

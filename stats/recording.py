@@ -196,8 +196,9 @@ def _add(model, keys: tuple[str, ...], counters: tuple[str, ...], rows: list) ->
     values = [(*key, *counts) for key, counts in merged.items()]
     source, params = _rows_source(fields, values)
     updates = ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in columns[len(keys) :])
+    # names from the model's metadata, quoted; every value is a parameter
     sql = (
-        f"INSERT INTO {table} ({', '.join(columns)}) {source} "
+        f"INSERT INTO {table} ({', '.join(columns)}) {source} "  # nosec B608
         f"ON CONFLICT ({', '.join(columns[: len(keys)])}) DO UPDATE SET {updates}"
     )
     with connection.cursor() as cursor:
@@ -210,7 +211,7 @@ def _rows_source(fields: list, values: list[tuple]) -> tuple[str, list]:
     placeholders a card cost ~1 ms of a worker's CPU a game to split (bench/RESULTS.md)."""
     if connection.vendor == "postgresql":
         arrays = ", ".join(f"%s::{field.db_type(connection)}[]" for field in fields)
-        return f"SELECT * FROM unnest({arrays})", [list(c) for c in zip(*values, strict=True)]
+        return f"SELECT * FROM unnest({arrays})", [list(c) for c in zip(*values, strict=True)]  # nosec B608
     row = "(" + ", ".join(["%s"] * len(fields)) + ")"
     params = [
         field.get_db_prep_value(value, connection)
