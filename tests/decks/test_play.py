@@ -64,14 +64,18 @@ def test_describe_keeps_code_and_data_and_adds_the_sentence():
 
 
 def test_lobby_and_api_agree_on_the_rulesets(client, alice):
-    """One list: the lobby offers exactly the rulesets decks.play can play, and the deck
-    API accepts exactly the rulesets decks.play knows."""
+    """One list: each of the lobby's ruleset menus (a new game's, quick play's) offers
+    exactly the rulesets decks.play can play, and the deck API accepts exactly the rulesets
+    decks.play knows."""
     from decks.serializers import DeckInputSerializer
 
     client.force_login(alice)
-    page = client.get("/en/play/")
-    offered = re.findall(r'<option value="([a-z0-9]+)"', page.content.decode())
-    assert [name for name in offered if name in play.RULESETS] == list(play.PLAYABLE_RULESETS)
+    page = client.get("/en/play/").content.decode()
+    menus = re.findall(r'<select id="(?:qp-)?ruleset" name="ruleset">(.*?)</select>', page, re.S)
+    assert len(menus) == 2
+    for menu in menus:
+        offered = re.findall(r'<option value="([a-z0-9]+)"', menu)
+        assert offered == list(play.PLAYABLE_RULESETS)
     accepted = DeckInputSerializer().fields["ruleset"].choices
     assert set(accepted) == set(play.RULESETS)
     # the engine plays simplified combat (R 17.2), so the lobby offers it too
