@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from decks.models import DeckVersion
-from tournaments.models import Registration
+from tournaments.models import Registration, Tournament
 
 from . import clustering
 from .catalogue import card_races
@@ -59,9 +59,14 @@ def refresh() -> int:
 
 def _read_lists() -> list[_List]:
     entries = Registration.objects.filter(bot="").order_by("pk")
+    # an event's lists are published when it finishes (tournaments' decklist_visible): until
+    # then, as a private deck's, they are counted and placed, never shown in a typical list
+    rows = entries.values_list("pk", "cards", "deck__is_public", "tournament__status")
     lists = [
-        _List(("entry", pk), dict(map(tuple, cards)), public is not False, True)
-        for pk, cards, public in entries.values_list("pk", "cards", "deck__is_public")
+        _List(("entry", pk), dict(map(tuple, cards)), shown is not False and done, True)
+        for pk, cards, shown, done in (
+            (pk, cards, shown, status == Tournament.FINISHED) for pk, cards, shown, status in rows
+        )
     ]
     versions = DeckVersion.objects.order_by("deck_id", "-number")
     newest = None

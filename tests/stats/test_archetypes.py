@@ -239,3 +239,16 @@ def test_the_metagame_s_archetypes_change_with_each_refresh(
     after = client.get(f"/en/stats/{PERIOD}").content.decode()
     section = after.split('id="archetypes"')[1].split("</section>")[0]
     assert '<span class="archetype-share">100%</span>' in section
+
+
+def test_a_running_event_s_lists_never_shape_an_archetype(cards, decks):
+    """Privacy: an event's decklists are published when it finishes (tournaments'
+    decklist_visible). Before that, even a typed list with no saved deck only counts: its
+    own card is in no typical list, however many of them there are."""
+    lone = cards["z"][8]
+    running = event(decks["private"].owner, "league", [(None, aggro(cards, [(lone, 3)]))] * 4)
+    refresh()
+    assert running.status == Tournament.RUNNING
+    for archetype in Archetype.objects.all():
+        assert lone not in {row[0] for row in archetype.typical}
+        assert lone not in archetype.signature
