@@ -131,9 +131,9 @@ def open_season(name: str, start: datetime.date) -> Season:
     """Open a season from `start`; the one running the day before ends then. Everyone starts
     the new season as a newcomer (skill.NEWCOMER)."""
     with transaction.atomic():
-        previous = current_season(start - datetime.timedelta(days=1))
-        if previous is not None and previous.start >= start:
+        if Season.objects.filter(start__gte=start).exists():  # seasons never overlap
             raise ValueError("a new season starts after the current one")
+        previous = current_season(start - datetime.timedelta(days=1))
         if previous is not None:
             previous.end = start - datetime.timedelta(days=1)
             previous.save(update_fields=["end"])

@@ -122,3 +122,7 @@ def test_opening_a_season_ends_the_current_one(people):
         call_command("open_season", "2027", start="2027-02-01")  # the name is taken
     with pytest.raises(CommandError):
         call_command("open_season", "x", start="1.1.2028")
+    # a season that would start before one already opened: seasons never overlap
+    with pytest.raises(CommandError):
+        call_command("open_season", "2026b", start="2026-12-01")
+    assert Season.objects.count() == 2
