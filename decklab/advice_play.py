@@ -103,6 +103,10 @@ def play_advice(run_id: int) -> None:
         ]
         race = racing.Race(len(changes), race_budget(run.budget), rounds=racing.ROUNDS)
         with transaction.atomic():
+            # the row locked and its cancel read anew: a cancel asked meanwhile is neither
+            # lost by the save below (it writes every column) nor missed by _next_round
+            locked = AdviceRun.objects.select_for_update().filter(pk=run_id)
+            run.cancel_requested = locked.values_list("cancel_requested", flat=True).get()
             _next_round(run, race)
             run.save()
     except Cancelled:

@@ -429,17 +429,16 @@ def live_games(limit: int = LIVE_SCAN) -> list[Match]:
     )
 
 
-def games_of_people(user_ids, *, statuses=(Match.OPEN, Match.ACTIVE)) -> list[Match]:
+def games_of_people(user_ids) -> list[Match]:
     """Open challenges and tables created by, and games being played by, `user_ids` (the
     friends page: what a friend has open to join or is playing to watch), newest first."""
     ids = list(user_ids)
     if not ids:
         return []
-    created = Q(status=Match.OPEN, created_by_id__in=ids) if Match.OPEN in statuses else Q()
-    playing = [s for s in statuses if s != Match.OPEN]
-    seated = Q(status__in=playing, seats__user_id__in=ids) if playing else Q()
+    created = Q(status=Match.OPEN, created_by_id__in=ids)
+    playing = Q(status=Match.ACTIVE, seats__user_id__in=ids)
     return list(
-        Match.objects.filter(created | seated)
+        Match.objects.filter(created | playing)
         .distinct()
         .defer("snapshot", "legal_ids", "engine_options")
         .prefetch_related("seats__user")

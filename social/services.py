@@ -5,6 +5,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from . import selectors
 from .models import Block, Follow
 
 
@@ -28,9 +29,7 @@ def _other(user, target):
 def follow(user, target) -> None:
     """`user` follows `target` (no follow across a block, either way)."""
     _other(user, target)
-    if Block.objects.filter(
-        Q(blocker=user, blocked=target) | Q(blocker=target, blocked=user)
-    ).exists():
+    if selectors.blocked_between(user.pk, target.pk):
         raise Refused(BLOCKED, 409)
     _get_or_create(Follow, follower=user, followed=target)
 
