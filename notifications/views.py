@@ -8,6 +8,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cardgame.language import current_language
+from cardgame.params import BadNumber, record_id
 
 from . import services
 from .forms import SettingsForm
@@ -30,9 +31,11 @@ def index(request):
 def read(request):
     """Mark one notification read (`id`) or all of them."""
     raw = request.POST.get("id")
-    if raw is not None and not raw.isdigit():
+    try:
+        one = record_id(raw, "id") if raw else None
+    except BadNumber:  # "x1", "²" (a digit to isdigit(), not to int()), an overlong number
         return render(request, "notifications/bad_request.html", status=400)
-    services.mark_read(request.user, int(raw) if raw else None)
+    services.mark_read(request.user, one)
     target = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
         target = "notifications:index"

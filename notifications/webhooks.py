@@ -57,8 +57,14 @@ def check_url(url: str) -> str:
     schemes = ("https", "http") if allow_private() else ("https",)
     if parts.scheme not in schemes or not parts.hostname:
         raise WebhookRefused(_("Give the webhook's full address, starting with https://."))
+    try:
+        port = parts.port or 443
+    except ValueError:  # a port past 65535: urlsplit refuses it only when asked
+        raise WebhookRefused(
+            _("Give the webhook's full address, starting with https://.")
+        ) from None
     if not allow_private():
-        for address in _addresses(parts.hostname, parts.port or 443):
+        for address in _addresses(parts.hostname, port):
             if not address.is_global:
                 raise WebhookRefused(
                     _("This address is not on the public internet; the site posts only there.")

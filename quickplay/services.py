@@ -31,7 +31,7 @@ from django.utils import timezone
 from decks import play
 from matches import clocks
 from matches import services as games
-from matches.services.games import bot_colony
+from matches.services.games import bot_colony, own_deck_colony
 from ratings import selectors as ratings
 from ratings import skill as rating_skill
 from social.selectors import blocked_ids
@@ -74,7 +74,7 @@ def join(user, *, ruleset, time_control, rated=False, deck=None, bot_after_wait=
     ruleset, time_control, rated = check_queue(ruleset, time_control, rated)
     if rated and user.pk not in ratings.opted_in([user.pk]):
         raise QueueError("NOT_OPTED_IN", status=403)
-    colony = deck_colony(user, deck, ruleset)
+    colony = own_deck_colony(user, deck, ruleset)  # the lobby's checks and words
     now = timezone.now()
     expire_stale(now)
     try:
@@ -96,15 +96,6 @@ def join(user, *, ruleset, time_control, rated=False, deck=None, bot_after_wait=
     entry = match_waiting(entry.pk)
     push.counts_changed()  # one more waiting, or the partner's queue one shorter
     return entry
-
-
-def deck_colony(user, deck, ruleset: str) -> list[str]:
-    """The deck's colony for the ruleset: the lobby's own checks and words (matches)."""
-    if deck is None:
-        raise games.BadRequest("NO_DECK")
-    if deck.owner_id != user.pk:
-        raise games.Forbidden("NOT_YOUR_DECK")
-    return games.deck_colony(deck, ruleset)
 
 
 def match_waiting(entry_id: int) -> QueueEntry:

@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from cardgame.params import BadNumber, optional_whole_number
+from cardgame.params import BadNumber, optional_whole_number, record_id
 from decks.models import Deck
 from matches.errors import MatchError
 
@@ -107,5 +107,8 @@ def status(request):
     """The section's poll when its socket is closed: also the heartbeat."""
     entry_id = request.GET.get("entry")
     services.heartbeat(request.user)
-    watched = int(entry_id) if entry_id and entry_id.isdigit() else None
+    try:  # a bad entry is ignored: the status of the person's own queue is answered
+        watched = record_id(entry_id, "entry") if entry_id else None
+    except BadNumber:
+        watched = None
     return JsonResponse(selectors.status(request.user, watched))

@@ -53,6 +53,7 @@ def test_saving_the_matrix_and_the_language(anna_client, anna):
         ("https://10.1.2.3:8443/hook", "not on the public internet"),
         ("https://[::1]/hook", "not on the public internet"),
         ("hook", "starting with https://"),
+        ("https://example.org:99999/hook", "starting with https://"),  # a port past 65535
     ],
 )
 def test_a_webhook_url_the_server_must_not_post_to_is_refused(anna_client, anna, url, words):
@@ -110,7 +111,8 @@ def test_someone_elses_notification_is_a_404(anna_client, ben):
     ring(ben)
     note = Notification.objects.get(user=ben)
     assert anna_client.get(f"/en/notifications/{note.pk}/go/").status_code == 404
-    assert anna_client.post("/en/notifications/read/", {"id": "x1"}).status_code == 400
+    for bad in ("x1", "²", "9" * 30):  # "²" passes isdigit() and fails int()
+        assert anna_client.post("/en/notifications/read/", {"id": bad}).status_code == 400
     note.refresh_from_db()
     assert note.read_at is None
 

@@ -53,6 +53,8 @@ def test_join_over_json_waits_then_matches_and_the_status_says_where_to_go(perso
     assert matched["status"] == "matched" and matched["match"]
     seen = a.get(f"/en/quickplay/status/?entry={entry['id']}").json()["entry"]
     assert seen["status"] == "matched" and seen["match"] == matched["match"]
+    for bad in ("²", "x", "9" * 30):  # ignored, never a 500: the person's own entry answers
+        assert a.get(f"/en/quickplay/status/?entry={bad}").json()["entry"] == seen
 
 
 @pytest.mark.parametrize(
