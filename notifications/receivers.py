@@ -32,7 +32,8 @@ def on_challenge_sent(sender, match, challenger, challenged, **kwargs):
 
 @quietly
 def on_table_opened(sender, match, owner, **kwargs):
-    sources.table_opened(match, owner)
+    # a player with many followers is many notifications: a task, not the opening request
+    run_task(tasks.announce_table.name, match.pk, owner.pk)
 
 
 @quietly

@@ -37,8 +37,10 @@ def challenge_sent(match: Match, challenger, challenged) -> None:
     )
 
 
-def table_opened(match: Match, owner) -> None:
+def table_opened(match_id: int, owner_id: int) -> None:
     """Everyone who follows the owner (less those either of them blocked: `notify`)."""
+    match = Match.objects.get(pk=match_id)
+    owner = get_user_model().objects.get(pk=owner_id)
     followers = get_user_model().objects.filter(pk__in=followers_of(owner.pk), is_active=True)
     for follower in followers:
         notify(

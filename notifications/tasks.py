@@ -38,6 +38,12 @@ def deliver(self, notification_id: int) -> None:
 
 
 @shared_task(ignore_result=True, acks_late=True)
+def announce_table(match_id: int, owner_id: int) -> None:
+    """Each follower of a player who opened a table or an open challenge hears of it."""
+    sources.table_opened(match_id, owner_id)
+
+
+@shared_task(ignore_result=True, acks_late=True)
 def announce_round(round_id: int) -> None:
     """Each player of a published round hears of their table and opponent."""
     sources.round_published(round_id)
