@@ -10,8 +10,9 @@ operation documents that status itself (e.g. the decklist import's 400 with line
        code not_authenticated; 401 is what a client authenticating by header would get);
   403  operations that need a login or a permission, every operation that changes
        something (CSRF, ownership, staff), and every game operation (a seat's view);
-  404  every operation with an id in its path, paginated lists (a page past the end) and
-       game operations (the deck or the opponent a body names);
+  404  every operation with an id in its path, paginated lists (a page past the end),
+       game operations (the deck or the opponent a body names) and the deck lab's starts
+       (the deck a body names);
   409  what changes a game, a table, an event or starts a lab run (not allowed in the
        current state; a stale version), and a replay of an unfinished game;
   422  what changes a game or starts a lab run (an illegal action or deck);
@@ -30,6 +31,8 @@ UNSAFE = ("POST", "PUT", "PATCH", "DELETE")
 GAME_PREFIXES = ("/api/matches/",)
 STATEFUL_PREFIXES = ("/api/matches/", "/api/tournaments/", "/api/tournament-", "/api/decklab/")
 UNPROCESSABLE_PREFIXES = ("/api/matches/", "/api/decklab/")
+# operations whose body names a record by its id: an unknown or hidden one answers 404
+BODY_NAMES_RECORD = {("POST", "/api/decklab/runs/"), ("POST", "/api/decklab/advice/")}
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -74,7 +77,7 @@ def error_statuses(
         codes.append("401")
     if needs_login or unsafe or game:
         codes.append("403")
-    if "{" in path or paginated or game:
+    if "{" in path or paginated or game or (method, path) in BODY_NAMES_RECORD:
         codes.append("404")
     if (unsafe and path.startswith(STATEFUL_PREFIXES)) or path.endswith("/replay/"):
         codes.append("409")
