@@ -51,3 +51,7 @@ embedded_beat.start_if_wanted()  # the decklist-deadline warnings, as the beat w
 # The ~100k objects of the loaded project never die: keep them out of the collector's full
 # passes, which otherwise walk all of them (tens of ms, in the middle of somebody's move).
 gc.freeze()
+# ... and what the first requests build lazily and keep (resolvers, catalogues, templates)
+from cardgame.warmup import freeze_after_warmup  # noqa: E402
+
+freeze_after_warmup()
