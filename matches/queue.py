@@ -6,23 +6,20 @@ imported the other. So the services name a task here (`send("drain_match", match
 and Celery's registry finds it; matches/apps.py imports matches/tasks.py when the app is
 ready, which registers the tasks in every process (web, worker, tests).
 
-`enqueue` sends a task to the broker; in the embedded default (eager Celery) it runs the
-tasks one after another in a loop instead of recursing, so a bot-against-bot game does not
-nest hundreds of on_commit callbacks. There a task that meets a busy database is left to
-the clock sweep (matches/embedded_clock.py) instead of failing the request that queued it:
-what it would have done (drain, bot move, default move) is still due, and the sweep finds
-it, as it finds a task lost with a dead worker.
+`enqueue` (cardgame/task_queue.py, shared with notifications) sends a task to the broker,
+or in the embedded default (eager Celery) runs it in a loop, not recursing. There a task
+that meets a busy database is left to the clock sweep (matches/embedded_clock.py) instead
+of failing the request that queued it: what it would have done (drain, bot move, default
+move) is still due, and the sweep finds it, as it finds a task lost with a dead worker.
 """
 
-import logging
-import threading
-
 from celery import current_app
-from django.db import OperationalError
 
-log = logging.getLogger(__name__)
-_local = threading.local()
+from cardgame.task_queue import enqueue
+
 TASKS_MODULE = "matches.tasks"
+
+__all__ = ["enqueue", "registered", "send"]
 
 
 def registered(name: str):
@@ -33,29 +30,3 @@ def registered(name: str):
 def send(name: str, *args) -> None:
     """Queue the task `matches.tasks.<name>` with `args` (ids)."""
     enqueue(registered(name), *args)
-
-
-def enqueue(task, *args) -> None:
-    if not task.app.conf.task_always_eager:
-        # the tasks take ids: their repr is the one Celery's saferepr would write, without
-        # its ~0.1 ms of CPU on the path of every move (bench/RESULTS.md, issue 16)
-        task.apply_async(args, argsrepr=repr(args), kwargsrepr="{}")
-        return
-    queue = getattr(_local, "queue", None)
-    if queue is not None:  # already inside the loop below: run after the current task
-        queue.append((task, args))
-        return
-    _local.queue = queue = [(task, args)]
-    try:
-        while queue:
-            next_task, next_args = queue.pop(0)
-            _run_eagerly(next_task, next_args)
-    finally:
-        _local.queue = None
-
-
-def _run_eagerly(task, args) -> None:
-    try:
-        task.apply(args=args, throw=True)
-    except OperationalError:  # committed work stands; the sweep retries this task
-        log.warning("%s%r met a busy database; the clock sweep retries it", task.name, args)

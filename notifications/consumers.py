@@ -1,8 +1,9 @@
 """The personal socket, /ws/me/: the bell's live side. The person comes from the session
 cookie as on the match socket (matches.consumers.session_user, read off the event loop);
-an anonymous socket is closed. It joins the group `user.<id>` (notifications/push.py) and
-says the unread count at once; the server pushes {"type": "notification", unread, item}
-and {"type": "unread", unread}. The client sends nothing."""
+an anonymous socket is accepted, then closed with NOT_LOGGED_IN. A person's socket joins
+the group `user.<id>` (notifications/push.py) and says the unread count at once; the
+server pushes {"type": "notification", unread, item} and {"type": "unread", unread}. The
+client sends nothing."""
 
 from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -13,7 +14,10 @@ from matches.consumers import session_user
 
 from .push import group_name, unread_count
 
-NOT_LOGGED_IN = 4401  # the close code a page reads as "log in again"
+# The close code the bell's script (static/js/notifications/bell.js) reads as "logged out:
+# do not reconnect". It reaches the browser only after accept(): a socket closed before it
+# is refused with an HTTP 403, which the browser reports as 1006, and the script retried.
+NOT_LOGGED_IN = 4401
 
 
 def _person(session_key):
@@ -32,6 +36,7 @@ class BellConsumer(AsyncJsonWebsocketConsumer):
         session_key = self.scope.get("cookies", {}).get(settings.SESSION_COOKIE_NAME)
         self.user_id, unread = await sync_to_async(_person, thread_sensitive=False)(session_key)
         if self.user_id is None:
+            await self.accept()  # so that the close code below reaches the page
             await self.close(code=NOT_LOGGED_IN)
             return
         self.group = group_name(self.user_id)

@@ -82,7 +82,14 @@ class Notification(models.Model):
                 fields=["user", "-created"],
                 name="notification_bell",
                 condition=models.Q(on_site=True),
-            )
+            ),
+            # the bell's count and "mark read" read only a person's unread rows: this index
+            # holds just those, however many read ones the person keeps
+            models.Index(
+                fields=["user"],
+                name="notification_unread",
+                condition=models.Q(on_site=True, read_at__isnull=True),
+            ),
         ]
         constraints = [
             models.UniqueConstraint(

@@ -7,9 +7,9 @@ import functools
 import logging
 
 from cardgame.language import current_language
+from cardgame.task_queue import run_task
 
 from . import services, sources, tasks
-from .queue import run_task
 
 log = logging.getLogger(__name__)
 

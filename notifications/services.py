@@ -6,8 +6,11 @@ the person's open pages and queues the Celery task that delivers the other chann
 (e-mail, webhook): on a worker in production, so a slow SMTP or webhook server never slows
 a request or a game's worker; in the embedded default (eager Celery, one process) right
 after the commit, in the process that made the notification. The task is queued by its
-registered name (`DELIVER_TASK`, notifications/queue.py): notifications/tasks.py imports
-the modules that call this one, so importing it here would make a loop.
+registered name (`DELIVER_TASK`, cardgame/task_queue.py, shared with matches):
+notifications/tasks.py imports the modules that call this one, so importing it here would
+make a loop. In the embedded default a delivery that meets a busy database is dropped,
+logged, rather than failing the request that committed the notification: its channels stay
+in `pending`, and the bell has it already.
 """
 
 import logging
@@ -16,12 +19,12 @@ from django.core import signing
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from cardgame.task_queue import run_task
 from social.selectors import blocked_between
 
 from . import push
 from .kinds import CHANNELS, EMAIL, KINDS, SITE
 from .models import Notification, NotificationSettings
-from .queue import run_task
 
 log = logging.getLogger(__name__)
 

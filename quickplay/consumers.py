@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.db import connections
 
 from matches.consumers import session_user
@@ -59,9 +60,9 @@ def _connect(session_key):
 
 @_closing
 def _ping(user, entry_id):
-    if user.is_authenticated:
-        services.heartbeat(user)
-    return selectors.status(user, entry_id)
+    """The heartbeat and the status, the person's entry read once (by the matching)."""
+    entry = services.heartbeat(user, entry_id) if user.is_authenticated else None
+    return selectors.status(user, entry_id, known=entry)
 
 
 @_closing
@@ -78,7 +79,7 @@ def _leave(user, entry_id):
 class QueueConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.user, self.entry_id, self.pinged = None, None, -MIN_PING_INTERVAL
-        session_key = self.scope.get("cookies", {}).get("sessionid")
+        session_key = self.scope.get("cookies", {}).get(settings.SESSION_COOKIE_NAME)
         self.user, self.entry_id = await _off_loop(_connect)(session_key)
         await self.channel_layer.group_add(COUNTS_GROUP, self.channel_name)
         if self.user.is_authenticated:

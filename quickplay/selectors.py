@@ -78,12 +78,19 @@ def last_entry(user, entry_id=None) -> QueueEntry | None:
     return entries.order_by("-joined", "-id").first()
 
 
-def status(user, entry_id=None, now=None) -> dict:
-    """What the lobby's section shows: the counts, and the person's entry."""
+def status(user, entry_id=None, now=None, known: QueueEntry | None = None) -> dict:
+    """What the lobby's section shows: the counts, and the person's entry. `known`: the
+    entry the heartbeat just advanced (waiting, or matched by it), shown without reading it
+    again when it is the one asked for: `entry_id`, or none, since the waiting entry is the
+    newest (a person joins again only after their waiting entry ended)."""
     now = now or timezone.now()
+    if known is not None and entry_id in (None, known.pk):
+        entry = known
+    else:
+        entry = last_entry(user, entry_id)
     return {
         "type": "status",
         "counts": counts(now),
-        "entry": entry_state(last_entry(user, entry_id), now),
+        "entry": entry_state(entry, now),
         "wait_limit": int(wait_limit()),
     }

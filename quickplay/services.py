@@ -243,19 +243,24 @@ def leave(user, entry_id: int | None = None) -> int:
     return left
 
 
-def heartbeat(user) -> QueueEntry | None:
+def heartbeat(user, entry_id: int | None = None) -> QueueEntry | None:
     """The person's page is still there: note it, and try again what waiting allows (the
-    window widened, a partner's row was held, the bot after the wait they chose)."""
-    entry = waiting_entry(user)
-    if entry is None:
-        return None
+    window widened, a partner's row was held, the bot after the wait they chose). The
+    entry as it is afterwards (None: the person waits for nothing). `entry_id`, the entry
+    the page watches, spares reading the person's entry before the matching reads it."""
     now = timezone.now()
-    QueueEntry.objects.filter(pk=entry.pk, status=QueueEntry.WAITING).update(seen=now)
-    return _advance(entry, now)
+    waiting = QueueEntry.objects.filter(user_id=user.pk, status=QueueEntry.WAITING)
+    if entry_id is None or not waiting.filter(pk=entry_id).update(seen=now):
+        entry = waiting.first()  # the page watches no entry, or not the waiting one
+        if entry is None:
+            return None
+        entry_id = entry.pk
+        waiting.filter(pk=entry_id).update(seen=now)
+    return _advance(entry_id, now)
 
 
-def _advance(entry: QueueEntry, now) -> QueueEntry:
-    entry = match_waiting(entry.pk)
+def _advance(entry_id: int, now) -> QueueEntry:
+    entry = match_waiting(entry_id)
     if entry.waiting and entry.bot_after_wait:
         if (now - entry.joined).total_seconds() >= wait_limit():
             entry = _bot_game(entry.pk, now) or QueueEntry.objects.get(pk=entry.pk)
@@ -280,5 +285,5 @@ def sweep() -> int:
     expire_stale(now)
     waiting = list(QueueEntry.objects.filter(status=QueueEntry.WAITING).order_by("joined"))
     for entry in waiting:
-        _advance(entry, now)
+        _advance(entry.pk, now)
     return len(waiting)

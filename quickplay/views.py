@@ -106,9 +106,9 @@ def bot(request):
 def status(request):
     """The section's poll when its socket is closed: also the heartbeat."""
     entry_id = request.GET.get("entry")
-    services.heartbeat(request.user)
     try:  # a bad entry is ignored: the status of the person's own queue is answered
         watched = record_id(entry_id, "entry") if entry_id else None
     except BadNumber:
         watched = None
-    return JsonResponse(selectors.status(request.user, watched))
+    entry = services.heartbeat(request.user, watched)
+    return JsonResponse(selectors.status(request.user, watched, known=entry))

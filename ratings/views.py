@@ -15,13 +15,14 @@ from .models import Season
 def leaderboard(request):
     """A season's leaderboard (the current one unless ?season=<id> chooses another)."""
     all_seasons = selectors.seasons()
-    season, error, status = _chosen_season(request.GET.get("season"), all_seasons)
+    current = selectors.current_season()
+    season, error, status = _chosen_season(request.GET.get("season"), all_seasons, current)
     established, provisional = selectors.leaderboard(season) if season else ([], [])
     me = request.user if request.user.is_authenticated else None
     context = {
         "season": season,
         "seasons": all_seasons,
-        "current": selectors.current_season(),
+        "current": current,
         "established": [_row(r) for r in established],
         "provisional": [_row(r) for r in provisional],
         "levels": presentation.levels_table(),
@@ -32,9 +33,10 @@ def leaderboard(request):
     return render(request, "ratings/leaderboard.html", context, status=status)
 
 
-def _chosen_season(value, all_seasons) -> tuple[Season | None, str | None, int]:
-    """(season, error sentence, status) for the ?season= of the leaderboard."""
-    fallback = selectors.current_season() or (all_seasons[0] if all_seasons else None)
+def _chosen_season(value, all_seasons, current) -> tuple[Season | None, str | None, int]:
+    """(season, error sentence, status) for the ?season= of the leaderboard (`current`, the
+    season running today, unless it chooses another)."""
+    fallback = current or (all_seasons[0] if all_seasons else None)
     if value in (None, ""):
         return fallback, None, 200
     try:

@@ -31,9 +31,14 @@ def blocking_ids(user_id: int) -> list[int]:
     return list(Block.objects.filter(blocker_id=user_id).values_list("blocked_id", flat=True))
 
 
-def blocks(blocker_id: int, blocked_id: int) -> bool:
-    """Whether `blocker_id` blocks `blocked_id` (this direction only: the buttons)."""
-    return Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).exists()
+def block_directions(a_id: int, b_id: int) -> tuple[bool, bool]:
+    """(whether `a_id` blocks `b_id`, whether `b_id` blocks `a_id`), in one query: the player
+    page's buttons need both."""
+    rows = Block.objects.filter(
+        Q(blocker_id=a_id, blocked_id=b_id) | Q(blocker_id=b_id, blocked_id=a_id)
+    ).values_list("blocker_id", flat=True)
+    blockers = set(rows)
+    return a_id in blockers, b_id in blockers
 
 
 def follows(follower_id: int, followed_id: int) -> bool:

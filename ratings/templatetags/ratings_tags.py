@@ -25,14 +25,14 @@ def rating_panel(context, person):
     viewer = getattr(request, "user", None)
     is_me = bool(viewer and viewer.is_authenticated and viewer.pk == person.pk)
     season = selectors.current_season()
-    rating = presentation.describe(selectors.rating_of(person, season))
-    changes = selectors.history(person, season)
+    rated = selectors.rating_of(person, season)
+    changes = selectors.history(person, season) if rated is not None else []  # none unrated
     numbers = [changes[0].number_before, *(c.number_after for c in changes)] if changes else []
     return {
         "person": person,
         "is_me": is_me,
         "season": season,
-        "rating": rating,
+        "rating": presentation.describe(rated),
         "chart": presentation.history_chart(numbers),
         "opted_in": selectors.is_opted_in(person),
     }

@@ -27,11 +27,11 @@ def social_buttons(context, person):
         "login_url": f"{reverse('login')}?{urlencode({'next': request.get_full_path()})}",
     }
     if viewer.is_authenticated and not mine:
-        blocked_ids = selectors.blocked_ids(viewer.pk)
+        blocks, blocked_by = selectors.block_directions(viewer.pk, person.pk)
         out.update(
             follows=selectors.follows(viewer.pk, person.pk),
-            blocks=selectors.blocks(viewer.pk, person.pk),
-            blocked=person.pk in blocked_ids,  # either way: no challenge button
+            blocks=blocks,
+            blocked=blocks or blocked_by,  # either way: no challenge button
         )
     return out
 

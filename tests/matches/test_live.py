@@ -58,6 +58,25 @@ def test_the_list_shows_games_with_people_and_names_bots_in_words(games, lang, b
     assert f'href="/{lang}/play/live/" id="live-games-link"' in lobby
 
 
+def test_only_active_games_spectators_are_counted(games, monkeypatch):
+    """Review of issue 37: a finished game's spectators (its sockets stay counted until they
+    close) are never read: the list asks the counts of the ACTIVE games it shows only."""
+    vs_bot, people, _bots_only = games
+    Match.objects.filter(pk=people.pk).update(status=Match.FINISHED)
+    spectators.joined(people.pk, "specific.finished-watcher")
+    asked = []
+    real_counts = spectators.counts
+
+    def counts(ids):
+        asked.append(list(ids))
+        return real_counts(asked[-1])
+
+    monkeypatch.setattr(spectators, "counts", counts)
+    page = Client().get("/en/play/live/").content.decode()
+    spectators.left(people.pk, "specific.finished-watcher")
+    assert asked == [[vs_bot.pk]] and rows(page) == [vs_bot.pk]
+
+
 def test_spectator_sockets_are_counted_and_the_most_watched_comes_first(games, clients):
     vs_bot, people, _bots_only = games
     page = Client().get("/en/play/live/").content.decode()

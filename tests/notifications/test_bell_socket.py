@@ -64,14 +64,25 @@ async def push_in_language(client, anna, carl):
         await sync_to_async(connections.close_all)()
 
 
-def test_an_anonymous_socket_is_closed():
-    async def attempt():
-        socket, connected, code = await open_bell()
-        await sync_to_async(connections.close_all)()
-        return connected, code
+def test_an_anonymous_socket_is_accepted_then_closed_with_the_code_the_page_reads():
+    """Closed before accept(), a socket is refused with an HTTP 403 that the browser sees as
+    close code 1006, and the bell's script reconnected forever; accepted first, the browser
+    gets NOT_LOGGED_IN, on which the script stops (static/js/notifications/bell.js)."""
 
-    connected, code = asyncio.run(attempt())
-    assert not connected and code == NOT_LOGGED_IN
+    async def attempt():
+        socket, connected, _code = await open_bell()
+        closed = await socket.receive_output(timeout=10)
+        await sync_to_async(connections.close_all)()
+        return connected, closed
+
+    connected, closed = asyncio.run(attempt())
+    assert connected
+    assert closed == {"type": "websocket.close", "code": NOT_LOGGED_IN}
+
+
+def test_the_bells_script_does_not_reconnect_on_the_logged_out_code():
+    script = (settings.BASE_DIR / "static/js/notifications/bell.js").read_text()
+    assert f"if (event.code === {NOT_LOGGED_IN}) return;" in script
 
 
 def test_nobody_elses_notification_reaches_the_socket(anna, ben, carl):

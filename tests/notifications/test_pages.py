@@ -3,10 +3,13 @@ its refusals (a clear 400 with a sentence), the bell in the top bar with its cou
 reading, the player's own page's link, and the person's language remembered at login."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from notifications import services
 from notifications.kinds import CHALLENGE, EMAIL, FRIEND_TABLE, KINDS, SITE, WEBHOOK
 from notifications.models import Notification
+from notifications.push import unread_count
 
 pytestmark = pytest.mark.django_db
 
@@ -92,6 +95,38 @@ def test_the_bell_shows_the_count_and_the_newest(anna_client, anna):
     assert 'id="bell-count">3<' in page
     assert "rival2 kihívott egy játszmára." in page
     assert 'src="/static/js/notifications/bell.js"' in page and 'type="module"' in page
+
+
+def bell_queries(client, url):
+    with CaptureQueriesContext(connection) as seen:
+        assert client.get(url).status_code == 200
+    return [q["sql"] for q in seen.captured_queries if "notifications_notification" in q["sql"]]
+
+
+def test_a_page_reads_the_bell_once_the_list_and_the_count(anna_client, anna):
+    ring(anna, 2)
+    anna_client.get("/en/")  # the session's and the language's first-request writes
+    for url in ("/en/", "/en/friends/", "/hu/play/"):
+        reads = bell_queries(anna_client, url)
+        assert len(reads) == 2, reads
+        assert sum("COUNT(*)" in sql for sql in reads) == 1, reads
+
+
+def test_the_unread_count_reads_the_partial_index_of_unread_rows(anna):
+    """The count and "mark read" ask for unread rows only (notifications/push.py): the index
+    notification_unread holds just those, so a person's read history is never scanned."""
+    ring(anna, 3)
+    with CaptureQueriesContext(connection) as seen:
+        assert unread_count(anna.pk) == 3
+    (sql,) = [q["sql"] for q in seen.captured_queries]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":  # a 3-row table: the planner would scan it
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute(f"EXPLAIN {sql}")
+        else:
+            cursor.execute(f"EXPLAIN QUERY PLAN {sql}")
+        plan = " ".join(str(row) for row in cursor.fetchall())
+    assert "notification_unread" in plan, plan
 
 
 def test_no_bell_for_a_visitor(client):

@@ -82,3 +82,25 @@ async def ping_twice(ann):
         await socket.disconnect()
     finally:
         await close_thread_connections()
+
+
+def test_the_socket_reads_the_session_under_the_sites_cookie_name(person, settings):
+    """The cookie is the one settings.SESSION_COOKIE_NAME names, not always "sessionid": a
+    socket that read "sessionid" took a logged-in person for a visitor."""
+    settings.SESSION_COOKIE_NAME = "kgk_session"
+    ann = person("ann")
+    entry = join(ann)
+    asyncio.run(ping_as(ann, entry))
+
+
+async def ping_as(ann, entry):
+    try:
+        socket, connected, _code = await open_socket(
+            None, await sync_to_async(logged_in)(ann), path="/ws/quickplay/"
+        )
+        assert connected
+        await socket.send_json_to({"type": "ping"})
+        assert (await next_of_type(socket, "status"))["entry"]["id"] == entry.pk
+        await socket.disconnect()
+    finally:
+        await close_thread_connections()

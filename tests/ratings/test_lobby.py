@@ -118,3 +118,25 @@ def test_a_rated_table_waits_for_people_in_every_seat(three):
     assert start.status_code == 409
     assert "every seat has a player" in page(start)
     assert Match.objects.get().status == Match.OPEN
+
+
+def test_a_rated_table_with_an_empty_seat_is_refused_by_its_code_then_starts_when_full(
+    three, django_user_model
+):
+    """RATED_TABLE_NOT_FULL (matches/services/tables.py): the code, its Hungarian sentence,
+    and the same table starting, rated, once people fill every seat."""
+    (ann, deck, _client), (ben, ben_deck, _) = three["ann"], three["ben"]
+    table = services.open_table(ann, deck, seats=3, rated=True)
+    services.join_table(table, ben, ben_deck)
+    with pytest.raises(MatchError) as refused:
+        services.start_table(table, ann)
+    assert refused.value.code == "RATED_TABLE_NOT_FULL" and refused.value.status == 409
+    hu_client = Client()
+    hu_client.force_login(ann)
+    hu = page(hu_client.post("/hu/play/", {"action": "start", "match": table.pk}))
+    assert "Értékelt asztal csak akkor indul, ha minden helyen játékos ül" in hu
+    dee = django_user_model.objects.create_user("dee", password="pw-dee-123")
+    OptIn.objects.create(user=dee)
+    services.join_table(table, dee, make_deck(dee, seed=4, name="dee colony"))
+    started = services.start_table(table, ann)
+    assert started.status == Match.ACTIVE and started.rated

@@ -7,7 +7,9 @@ import re
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from ratings import services
 from ratings.models import OptIn, Rating, Season
@@ -109,6 +111,32 @@ def test_a_person_who_has_not_opted_in_is_told_where_to_opt_in(django_user_model
     assert "You do not take part in ratings." in mine and 'href="/en/ratings/settings/"' in mine
     theirs = text(Client().get("/en/players/hal/"))
     assert "Does not take part in ratings." in theirs and "<svg" not in theirs
+
+
+def sql_of(client, url, status=200) -> list[str]:
+    with CaptureQueriesContext(connection) as seen:
+        assert client.get(url).status_code == status
+    return [q["sql"] for q in seen.captured_queries]
+
+
+def test_the_panel_of_a_player_with_no_rating_reads_no_history(people):
+    season = current_season()
+    assert season is not None and not Rating.objects.filter(user=people[0]).exists()
+    viewer = Client()
+    viewer.get("/en/players/ann/")
+    sqls = sql_of(viewer, "/en/players/ann/")
+    assert any('FROM "ratings_rating"' in sql for sql in sqls)  # the panel asked
+    assert not [sql for sql in sqls if "ratings_ratingchange" in sql]
+
+
+def test_the_leaderboard_finds_the_current_season_once(client, board):
+    client.get("/en/ratings/")
+    for url, status in (("/en/ratings/", 200), (f"/en/ratings/?season={board.pk}", 200),
+                        ("/en/ratings/?season=x", 400)):  # fmt: skip
+        running = [
+            sql for sql in sql_of(client, url, status) if '"ratings_season"."start" <=' in sql
+        ]
+        assert len(running) == 1, running
 
 
 def test_opening_a_season_ends_the_current_one(people):

@@ -6,8 +6,9 @@ import time
 
 import pytest
 from django.core.cache import cache
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from social import presence, selectors, services
 from social.models import Block, Follow
@@ -146,6 +147,27 @@ def test_the_player_page_shows_the_buttons_for_what_you_may_do(people, lang):
     assert 'id="my-friends"' in own and 'id="block-button"' not in own
     anonymous = Client().get(f"/{lang}/players/{b.username}/").content.decode()
     assert 'id="player-presence"' in anonymous and 'id="block-button"' not in anonymous
+
+
+def test_the_player_pages_buttons_ask_about_blocks_once(people):
+    """Either direction of a block, in one query (social.selectors.block_directions)."""
+    a, b, c = people[:3]
+    services.block(c, a)  # another pair's block changes nothing on b's page
+    client = logged_in(a)
+    client.get(f"/en/players/{b.username}/")
+    for block in (None, (a, b), (b, a)):
+        if block:
+            Block.objects.all().delete()
+            services.block(*block)
+        with CaptureQueriesContext(connection) as seen:
+            page = client.get(f"/en/players/{b.username}/").content.decode()
+        reads = [q["sql"] for q in seen.captured_queries if '"social_block"' in q["sql"]]
+        assert len(reads) == 1, reads
+        assert ('id="unblock-button"' in page) == (block == (a, b))
+        assert ('id="challenge-player"' in page) == (block is None)
+    assert selectors.block_directions(a.pk, b.pk) == (False, True)
+    assert selectors.block_directions(b.pk, a.pk) == (True, False)
+    assert selectors.block_directions(b.pk, c.pk) == (False, False)
 
 
 def test_the_lobby_takes_the_opponent_from_the_challenge_link(people):
