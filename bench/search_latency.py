@@ -96,6 +96,7 @@ def load_real_set():
 
 def build_synthetic(total: int, seed: int = 20240501, batch: int = 5000) -> int:
     """Top the catalogue up to `total` cards with variations of the real ones."""
+    from cards_data import stamp
     from cards_data.models import Card, Keyword
     from cards_data.search.normalize import fold
     from engine import catalog
@@ -186,6 +187,7 @@ def build_synthetic(total: int, seed: int = 20240501, batch: int = 5000) -> int:
             f"({time.perf_counter() - started:5.1f} s)",
             flush=True,
         )
+    stamp.bump()  # bulk INSERTs send no signals: the catalogue's ETags must change (issue 40)
     return Card.objects.count()
 
 

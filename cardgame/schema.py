@@ -19,6 +19,10 @@ operation documents that status itself (e.g. the decklist import's 400 with line
   429  throttled operations (cardgame.limits);
   503  game operations (the database is unreachable: retry after Retry-After).
 
+The catalogue's reads (CONDITIONAL_GETS, cards_data.api) also answer a conditional GET:
+304 (no body) to a matching If-None-Match or If-Modified-Since, and 412 (no body) to an
+If-Match naming another version; neither is answered to a request without those headers.
+
 tests/cardgame/test_schema.py checks every operation against these rules and `make fuzz`
 (scripts/fuzz.py) checks that every answer's status is documented.
 """
@@ -33,6 +37,19 @@ STATEFUL_PREFIXES = ("/api/matches/", "/api/tournaments/", "/api/tournament-", "
 UNPROCESSABLE_PREFIXES = ("/api/matches/", "/api/decklab/")
 # operations whose body names a record by its id: an unknown or hidden one answers 404
 BODY_NAMES_RECORD = {("POST", "/api/decklab/runs/"), ("POST", "/api/decklab/advice/")}
+# the catalogue's reads, which carry an ETag and answer conditional GETs (issue 40)
+CONDITIONAL_GETS = {
+    "/api/cards/",
+    "/api/cards/{code}/",
+    "/api/cards/export/",
+    "/api/sets/",
+    "/api/sets/{code}/",
+    "/api/races/",
+    "/api/types/",
+    "/api/rarities/",
+    "/api/clans/",
+    "/api/keywords/",
+}
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -62,6 +79,11 @@ DESCRIPTIONS = {
     "422": "Not allowed by the rules (an illegal action or deck).",
     "429": "Too many requests: try again after Retry-After seconds.",
     "503": "The database is unreachable: try again after Retry-After seconds.",
+}
+CONDITIONAL_DESCRIPTIONS = {
+    "304": "Not modified: the copy the client holds (If-None-Match, If-Modified-Since) is "
+    "still the answer.",
+    "412": "Precondition failed: the answer is no longer the version If-Match names.",
 }
 
 
@@ -131,5 +153,9 @@ class AutoSchema(SpectacularAutoSchema):
         for code in codes:
             if code not in responses:
                 answer = OpenApiResponse(ErrorSerializer, description=DESCRIPTIONS[code])
+                responses[code] = self._get_response_for_code(answer, code, direction=direction)
+        if self.method.upper() == "GET" and self.path in CONDITIONAL_GETS:
+            for code, description in CONDITIONAL_DESCRIPTIONS.items():
+                answer = OpenApiResponse(description=description)
                 responses[code] = self._get_response_for_code(answer, code, direction=direction)
         return responses

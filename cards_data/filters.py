@@ -127,15 +127,49 @@ class ShapeCachedFilterBackend(DjangoFilterBackend):
         shape = (type(view), query_shape(request.query_params))
         cached = self._querysets.get(shape)
         if cached is None:
-            cached = super().filter_queryset(request, queryset, view)
             # Compiled once here: the first compilation of a subquery (the keyword
             # filters') sets up its aliases, which must not happen in two threads at once.
-            with suppress(EmptyResultSet):
-                cached.query.sql_with_params()
+            cached = _compiled(super().filter_queryset(request, queryset, view))
             if len(self._querysets) >= self.MAX_SHAPES:
                 self._querysets.clear()
             self._querysets[shape] = cached
         return cached.all()
+
+
+class PageShapes:
+    """The card list page's FilterSets, one per valid query shape, as the API's backend
+    keeps its querysets (issue 40): a valid shape's FilterSet is built and validated once
+    and kept, with its filtered queryset unevaluated; each request gets that FilterSet (its
+    bound form re-displays the inputs, which are the shape's) and a clone of the queryset.
+    The form's labels and choices are lazy, so they render in each request's language. An
+    invalid shape is built every time: its errors speak the request's language."""
+
+    MAX_SHAPES = 128  # each keeps a bound form too, ~85 KiB: ~11 MB at most per process
+    _kept: dict = {}
+
+    @classmethod
+    def filter(cls, data, queryset):
+        """(the FilterSet, a clone of its filtered queryset or None when the input is bad);
+        `queryset` is read when a shape is first built: every caller passes the same one."""
+        shape = query_shape(data)
+        kept = cls._kept.get(shape)
+        if kept is None:
+            card_filter = CardFilter(data, queryset=queryset)
+            if not card_filter.is_valid():
+                return card_filter, None
+            kept = (card_filter, _compiled(card_filter.qs))
+            if len(cls._kept) >= cls.MAX_SHAPES:
+                cls._kept.clear()
+            cls._kept[shape] = kept
+        card_filter, cards = kept
+        return card_filter, cards.all()
+
+
+def _compiled(queryset):
+    """`queryset`, compiled once before it is shared (see ShapeCachedFilterBackend)."""
+    with suppress(EmptyResultSet):
+        queryset.query.sql_with_params()
+    return queryset
 
 
 def query_shape(params) -> tuple:

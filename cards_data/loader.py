@@ -20,6 +20,7 @@ from cards_data.search.normalize import fold
 from engine import catalog
 from engine.effects import validate_ability
 
+from . import stamp
 from .definitions import definition
 from .models import Card, Edition, Keyword
 
@@ -268,6 +269,7 @@ def load_cards(directory: Path = SETS_DIR) -> LoadReport:
         card.keywords.set([keywords[k] for k in wanted_keywords])
         report.updated.append(card.code)
     _create(new_cards, keywords)
+    stamp.bump()  # the bulk INSERTs send no signals; the saves above bumped it already
     loaded = {c["code"] for c in cards}
     report.stale = sorted(code for code in existing if code not in loaded)
     return report

@@ -196,3 +196,17 @@ class Card(models.Model):
             ("bombardment", self.bonus_bombardment),
         ]
         return [(stat, value) for stat, value in pairs if value]
+
+
+class CatalogueStamp(models.Model):
+    """When the catalogue (cards, editions, keywords) last changed: one row (pk 1).
+
+    cards_data.stamp bumps it (the set loader, and the signals of a save or delete, as the
+    admin's) and the catalogue's API reads build their ETag and Last-Modified from it
+    (issue 40), so a client's copy stays valid until the next change and no longer."""
+
+    changed = models.DateTimeField()
+    token = models.CharField(max_length=32)  # random: a new one for every change
+
+    def __str__(self):
+        return f"catalogue changed {self.changed:%Y-%m-%d %H:%M:%S} ({self.token})"

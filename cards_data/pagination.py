@@ -21,7 +21,9 @@ EXACT_UP_TO = 10_000
 class EstimatingPaginator(Paginator):
     @cached_property
     def count(self) -> int:
-        queryset = self.object_list.order_by()
+        # Only the ids: a page's annotations (its cards' keyword slugs) would otherwise be
+        # computed for every row counted.
+        queryset = self.object_list.order_by().values("pk")
         hits = queryset[: EXACT_UP_TO + 1].count()
         database = connections[queryset.db]
         if hits <= EXACT_UP_TO or database.vendor != "postgresql":

@@ -1,6 +1,46 @@
+from django.db.models import CharField, F, Func
 from rest_framework import serializers
 
-from .models import Card, Edition
+from .models import Card, Edition, Keyword
+
+
+class KeywordSlugs(Func):
+    """A card's keyword slugs as one comma-separated string, in slug order (None for none):
+    a correlated subquery, so a page of cards and their keywords come in one query where a
+    prefetch took a second one (issue 40). The order is the prefetch's, Keyword's
+    Meta.ordering, sorted by the database as the prefetch's ORDER BY sorts it."""
+
+    output_field = CharField()
+
+    def __init__(self):
+        super().__init__(F("pk"))
+
+    def as_sql(self, compiler, connection, **extra):
+        # PostgreSQL: an ordered aggregate. SQLite (3.40 has no ORDER BY inside an
+        # aggregate): GROUP_CONCAT over an ordered subquery, which SQLite never flattens
+        # into an aggregate query (its rule 16), so the rows arrive in their order.
+        name = connection.ops.quote_name
+        link = Card.keywords.through._meta
+        join = (
+            f"FROM {name(link.db_table)} kgk_link INNER JOIN {name(Keyword._meta.db_table)} "
+            f"kgk_kw ON kgk_kw.{name(Keyword._meta.pk.column)} = "
+            f"kgk_link.{name(link.get_field('keyword').column)} "
+            f"WHERE kgk_link.{name(link.get_field('card').column)} = %(expressions)s"
+        )
+        if connection.vendor == "postgresql":
+            template = f"(SELECT STRING_AGG(kgk_kw.slug, ',' ORDER BY kgk_kw.slug) {join})"
+        else:
+            template = (
+                "(SELECT GROUP_CONCAT(slug, ',') FROM "
+                f"(SELECT kgk_kw.slug AS slug {join} ORDER BY kgk_kw.slug))"
+            )
+        return super().as_sql(compiler, connection, template=template, **extra)
+
+
+def with_keyword_slugs(queryset):
+    """`queryset` with each card's edition joined and its keywords' slugs annotated: one
+    query for a page, which CardSerializer reads instead of a prefetch."""
+    return queryset.select_related("edition").annotate(keyword_slugs=KeywordSlugs())
 
 
 class CardSerializer(serializers.ModelSerializer):
@@ -49,7 +89,7 @@ class CardSerializer(serializers.ModelSerializer):
             "hangar_size": card.hangar_size,
             "upgrade_limit": self.get_upgrade_limit(card),
             "bonus": self.get_bonus(card),
-            "keywords": [keyword.slug for keyword in card.keywords.all()],
+            "keywords": self.get_keyword_slugs(card),
             "abilities": card.abilities,
             "text_hu": card.text_hu,
             "text_en": card.text_en,
@@ -57,6 +97,15 @@ class CardSerializer(serializers.ModelSerializer):
             "flavor_en": card.flavor_en,
             "url": self.get_url(card),
         }
+
+    @staticmethod
+    def get_keyword_slugs(card) -> list[str]:
+        """The annotation of with_keyword_slugs when the card has it, else the prefetch."""
+        try:
+            slugs = card.keyword_slugs
+        except AttributeError:
+            return [keyword.slug for keyword in card.keywords.all()]
+        return slugs.split(",") if slugs else []
 
     def get_race(self, card) -> str | None:
         return card.race or None

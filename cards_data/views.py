@@ -11,7 +11,7 @@ from cardgame.language import current_language
 from engine import catalog
 
 from .art import card_svg
-from .filters import SORT_LABELS, CardFilter
+from .filters import SORT_LABELS, PageShapes
 from .models import Card
 from .selectors import facet_counts, related_cards, rulings_for
 from .suggest import suggestions
@@ -25,9 +25,10 @@ def healthz(request):
 
 
 def card_list(request):
-    card_filter = CardFilter(request.GET, queryset=Card.objects.with_related())
-    valid = card_filter.is_valid()
-    cards = card_filter.qs if valid else Card.objects.none()
+    # The card faces show neither keywords nor the edition: no prefetch, no join.
+    card_filter, cards = PageShapes.filter(request.GET, Card.objects.all())
+    valid = cards is not None
+    cards = cards if valid else Card.objects.none()
     page = Paginator(cards, PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)

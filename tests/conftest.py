@@ -66,6 +66,18 @@ def fresh_rate_limits():
         caches["throttle"].clear()
 
 
+@pytest.fixture(autouse=True)
+def fresh_card_answers():
+    """Each test starts with no kept card search answer (cards_data/answers.py).
+
+    A served catalogue's every change gives a new stamp token; a test's cards go with its
+    rollback and the stamp back to what it was, so the next test's different cards could
+    meet an answer kept under the same token."""
+    from cards_data import answers
+
+    answers.forget()
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
     """The SQLite pass tests a database file, as `make run` serves one (WAL, a writer waits
