@@ -113,13 +113,16 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         if not _json(request):
             return super().list(request, *args, **kwargs)
         key = answers.key_of(request)
-        data = answers.kept(key)
-        if data is not None:
-            return Response(data)
-        response = super().list(request, *args, **kwargs)
-        if response.status_code == 200:
-            answers.keep(key, response.data)
-        return response
+        body = answers.kept(key)
+        if body is None:
+            response = super().list(request, *args, **kwargs)
+            if response.status_code != 200:
+                return response
+            body = request.accepted_renderer.render(
+                response.data, request.accepted_media_type, self.get_renderer_context()
+            )
+            answers.keep(key, body)
+        return answers.KeptAnswer(body)
 
     @method_decorator(catalogue_read)
     def retrieve(self, request, *args, **kwargs):
@@ -192,13 +195,16 @@ class EditionViewSet(viewsets.ReadOnlyModelViewSet):
         if not _json(request):
             return super().list(request, *args, **kwargs)
         key = answers.key_of(request)
-        data = answers.kept(key)
-        if data is not None:
-            return Response(data)
-        response = super().list(request, *args, **kwargs)
-        if response.status_code == 200:
-            answers.keep(key, response.data)
-        return response
+        body = answers.kept(key)
+        if body is None:
+            response = super().list(request, *args, **kwargs)
+            if response.status_code != 200:
+                return response
+            body = request.accepted_renderer.render(
+                response.data, request.accepted_media_type, self.get_renderer_context()
+            )
+            answers.keep(key, body)
+        return answers.KeptAnswer(body)
 
     @method_decorator(catalogue_read)
     def retrieve(self, request, *args, **kwargs):
