@@ -12,7 +12,6 @@ of an advice race, however many advice chunks wait (bench/advice_bench.py --with
 """
 
 from celery import current_app
-from django.conf import settings
 
 from . import background
 
@@ -26,15 +25,6 @@ def registered(name: str):
 
 
 def send(name: str, ids) -> None:
-    """Queue the task `decklab.tasks.<name>` once per id: to the Celery workers; in the
-    embedded default (eager Celery) to the lab's background thread, never into the request
-    (or the chunk) that queued it; in the logic tests into the test's own thread."""
-    task = registered(name)
-    if not task.app.conf.task_always_eager:
-        for pk in ids:
-            task.apply_async((pk,), priority=ADVICE_PRIORITY)
-    elif settings.DECKLAB_PLAY_IN_REQUEST:  # tests of the logic only
-        for pk in ids:
-            task.run(pk)
-    else:
-        background.submit(list(ids), task.run)
+    """Queue the task `decklab.tasks.<name>` once per id, at the lowest priority, where the
+    lab's chunks go (background.dispatch: the workers, the lab's thread, or the test)."""
+    background.dispatch(registered(name), ids, priority=ADVICE_PRIORITY)

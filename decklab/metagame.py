@@ -4,8 +4,9 @@ swaps are tried from first, once the site's statistics have found archetypes.
 decklab sits below stats in the layering (docs/architecture.md) and never imports it: the
 wiring on top names the function that gives the archetypes, `settings.DECKLAB_ARCHETYPES`
 ("stats.selectors.archetypes"), and this module calls it. An archetype is read through
-what that function's rows carry: `id`, `races`, `name` (in the active language), `typical`
-((code, copies, name, share of its lists), ...) and `lists`. With no archetypes (no
+what that function's rows carry: `id`, `races`, `name` (in the active language), `names`
+({"hu": ..., "en": ...}: a run keeps both, from one read), `typical` ((code, copies, name,
+share of its lists), ...) and `lists`. With no archetypes (no
 setting, no statistics yet, or none whose typical list makes a legal colony) deck advice
 plays the reference colonies (decklab.reference), as before.
 
@@ -68,10 +69,8 @@ def snapshot(cards: dict, deck_rules) -> dict:
     """What a run freezes when it starts: {"gauntlet": [reference-colony-shaped dicts of
     the most played archetypes], "lists": [{"races", "cards"}, ...] of every archetype};
     {} when the metagame has no archetype that makes a legal colony."""
-    with translation.override("en"):
-        english = {row.id: row for row in archetype_rows()}
     with translation.override("hu"):
-        rows = archetype_rows()
+        rows = archetype_rows()  # once: each row names itself in both languages
     lists, gauntlet = [], []
     for row in rows:
         colony = typical_colony(row.typical, cards, deck_rules)
@@ -79,12 +78,12 @@ def snapshot(cards: dict, deck_rules) -> dict:
             continue
         lists.append({"races": list(row.races), "cards": colony})
         if len(gauntlet) < GAUNTLET_SIZE:
-            name_en = english[row.id].name if row.id in english else row.name
+            names = getattr(row, "names", None) or {}
             gauntlet.append(
                 {
                     "key": f"archetype-{row.id}",
-                    "name_hu": row.name,
-                    "name_en": name_en,
+                    "name_hu": names.get("hu", row.name),
+                    "name_en": names.get("en", row.name),
                     "races": list(row.races),
                     "cards": colony,
                 }

@@ -187,18 +187,12 @@ def start_run(user, deck, games: int, bot: str = DEFAULT_BOT) -> LabRun:
 
 def _queue_chunks(chunk_ids, long=False):
     """To the Celery workers; in the embedded default (eager Celery) to a background thread,
-    never into the request that started the run (it would hold the POST for the whole run).
+    never into the request that started the run (it would hold the POST for the whole run):
+    background.dispatch, where deck advice's chunks go too.
 
     `long`: a thinking bot's chunk (a game of seconds to minutes) goes to the task that is
     acknowledged on receipt: with late acknowledgement the broker would hand a chunk that
     runs past its visibility timeout (60 s) to a second worker while the first still plays it.
     """
-    if not play_lab_chunk.app.conf.task_always_eager:
-        task = play_long_lab_chunk if long else play_lab_chunk
-        for chunk_id in chunk_ids:
-            task.delay(chunk_id)
-    elif settings.DECKLAB_PLAY_IN_REQUEST:  # tests of the lab's logic only
-        for chunk_id in chunk_ids:
-            play_chunk(chunk_id)
-    else:
-        background.submit(chunk_ids, play_chunk)
+    task = play_long_lab_chunk if long else play_lab_chunk
+    background.dispatch(task, chunk_ids, local=play_chunk)

@@ -3,14 +3,16 @@ out. Nothing here counts games: recording.py did that as the games ended."""
 
 import datetime
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from django.db import connection
-from django.db.models import Avg, Count, Max, Q, Sum
+from django.db.models import Avg, Count, Exists, F, Max, OuterRef, Q, Subquery, Sum, TextField
+from django.db.models.functions import Cast
+from django.utils import translation
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from cardgame.language import is_english
+from cardgame.language import current_language
 from cards_data.models import Card
 from decklab.models import LabRun
 from decklab.selectors import visible_runs
@@ -33,7 +35,7 @@ from .models import (
     MatchupTally,
     SeatResult,
 )
-from .reports import store_event_report
+from .reports import event_report_data
 
 SOURCES = {SeatResult.ONLINE: _("online"), SeatResult.TOURNAMENT: _("tournament")}
 PERIOD_MONTHS = 12  # the metagame's default period: the last twelve months
@@ -107,18 +109,32 @@ def _tallies(period: Period):
     )
 
 
-def online_shares(period: Period) -> list[Share]:
+def online_rows(period: Period) -> list[tuple]:
+    """The period's games as (month, race, opponent's race, games, wins): read once for the
+    metagame page, whose shares, trend and matrix are each a sum of them."""
+    grouped = _tallies(period).order_by().values_list("month", "race", "opponent_race")
+    return list(grouped.annotate(games=Sum("games"), wins=Sum("wins")))
+
+
+def online_shares(period: Period, rows: list[tuple] | None = None) -> list[Share]:
     """Each race's part of the colonies played in the period's games (one per player)."""
-    rows = _tallies(period).values("race").annotate(games=Sum("games"))
-    counts = {row["race"]: row["games"] for row in rows}
+    counts: Counter = Counter()
+    for _month, race, _opponent, games, _wins in _or_read(rows, period):
+        counts[race] += games
     return _ranked(shares(counts), counts)
 
 
-def online_trend(period: Period) -> list[tuple[datetime.date, list[Share]]]:
+def _or_read(rows: list[tuple] | None, period: Period) -> list[tuple]:
+    return online_rows(period) if rows is None else rows
+
+
+def online_trend(
+    period: Period, rows: list[tuple] | None = None
+) -> list[tuple[datetime.date, list[Share]]]:
     """Month by month, each race's part of the colonies played that month."""
-    by_month: dict[datetime.date, dict[str, int]] = defaultdict(dict)
-    for row in _tallies(period).values("month", "race").annotate(games=Sum("games")):
-        by_month[row["month"]][row["race"]] = row["games"]
+    by_month: dict[datetime.date, Counter] = defaultdict(Counter)
+    for month, race, _opponent, games, _wins in _or_read(rows, period):
+        by_month[month][race] += games
     return [(month, _ranked(shares(by_month[month]), by_month[month])) for month in period.months]
 
 
@@ -166,18 +182,24 @@ class Cell:
     rate: Rate
 
 
-def matchup_matrix(period: Period) -> tuple[list[Share], list[tuple[Share, list[Cell]]]]:
+def matchup_matrix(
+    period: Period, rows: list[tuple] | None = None
+) -> tuple[list[Share], list[tuple[Share, list[Cell]]]]:
     """The races played (most played first) and, row by row, each one with its record
     against each (a mirror is always half: the page leaves it empty)."""
-    tallied = _tallies(period).values("race", "opponent_race")
-    totals = tallied.annotate(games=Sum("games"), wins=Sum("wins"))
-    rates = {(t["race"], t["opponent_race"]): Rate(t["wins"], t["games"]) for t in totals}
-    races = online_shares(period)
-    rows = [
+    rows = _or_read(rows, period)
+    games: Counter = Counter()
+    wins: Counter = Counter()
+    for _month, race, opponent, n, won in rows:
+        games[(race, opponent)] += n
+        wins[(race, opponent)] += won
+    rates = {key: Rate(wins[key], n) for key, n in games.items()}
+    races = online_shares(period, rows)
+    matrix = [
         (a, [Cell(a.race, b.race, rates.get((a.race, b.race), Rate(0, 0))) for b in races])
         for a in races
     ]
-    return races, rows
+    return races, matrix
 
 
 @dataclass(frozen=True)
@@ -215,12 +237,13 @@ def _beside(card: Card, decks: int) -> list[dict]:
     (beside.refresh_beside; private lists never count)."""
     if not decks:
         return []
-    rows = list(CardBeside.objects.filter(code=card.code).order_by("-decks", "other"))
-    names = _card_names(row.other for row in rows)
+    named = Card.objects.filter(code=OuterRef("other")).values(_name_field())[:1]
+    beside = CardBeside.objects.filter(code=card.code).annotate(name=Subquery(named))
+    rows = list(beside.order_by("-decks", "other"))  # their names in the same query
     return [
         {
             "card__code": row.other,
-            "name": names.get(row.other, row.other),
+            "name": row.name or row.other,
             "decks": row.decks,
             "copies": row.copies,
             "share": min(1.0, row.decks / decks),
@@ -250,20 +273,33 @@ def _label(part) -> str:
     return race_name(part) if part in RACES else str(part)
 
 
-def _records(results, *fields) -> list[Record]:
-    rows = results.values(*fields).annotate(games=Count("id"), wins=Count("id", filter=Q(won=True)))
-    records = [
-        Record(tuple(row[f] for f in fields), Rate(row["wins"], row["games"])) for row in rows
-    ]
+def _grouped(results, *fields) -> list[tuple]:
+    """(*fields, games, wins) of the results grouped by `fields`: one read a page, which
+    _roll_up sums into each of the page's tables."""
+    grouped = results.order_by().values_list(*fields)
+    return list(grouped.annotate(games=Count("id"), wins=Count("id", filter=Q(won=True))))
+
+
+def _roll_up(rows: list[tuple], *positions: int) -> list[Record]:
+    """The grouped rows summed by the fields at `positions`, most games first."""
+    games: Counter = Counter()
+    wins: Counter = Counter()
+    for row in rows:
+        key = tuple(row[p] for p in positions)
+        games[key] += row[-2]
+        wins[key] += row[-1]
+    records = [Record(key, Rate(wins[key], n)) for key, n in games.items()]
     return sorted(records, key=lambda r: (-r.rate.games, r.key))
 
 
 def deck_records(deck, bots: bool = False) -> dict[str, list[Record]]:
-    """A deck's record in real games: by version and source, and by version and opponent."""
+    """A deck's record in real games: by version and source, and by version and opponent
+    (both summed from one read of its results)."""
     results = SeatResult.objects.filter(deck=deck, bots=bots)
+    rows = _grouped(results, "deck_version", "source", "opponent_race")
     return {
-        "versions": sorted(_records(results, "deck_version", "source"), key=_newest_first),
-        "opponents": sorted(_records(results, "deck_version", "opponent_race"), key=_newest_first),
+        "versions": sorted(_roll_up(rows, 0, 1), key=_newest_first),
+        "opponents": sorted(_roll_up(rows, 0, 2), key=_newest_first),
     }
 
 
@@ -286,10 +322,11 @@ def player_records(user, viewer, bots: bool = False) -> dict:
         }
         for row in decks.order_by("-games", "deck")
     ]
+    matchups = _grouped(results, "race", "opponent_race")  # the races: their sums
     return {
         "decks": deck_rows,
-        "races": _records(results, "race"),
-        "matchups": _records(results, "race", "opponent_race"),
+        "races": _roll_up(matchups, 0),
+        "matchups": _roll_up(matchups, 0, 1),
     }
 
 
@@ -306,7 +343,9 @@ ARCHETYPE_SEPARATOR = "–"
 class ArchetypeRow:
     """An archetype as people read it. `typical`: (code, copies, name, share of its lists
     that play the card); `share`: its part of every list placed (tournament lists and
-    decks, public and private) or, on the metagame, of the period's weighted lists."""
+    decks, public and private) or, on the metagame, of the period's weighted lists.
+    `name` is in the active language, `names` in each of the site's ("hu", "en"): deck
+    advice keeps both from one read (decklab.metagame.snapshot)."""
 
     id: int | None
     races: tuple[str, ...]
@@ -314,6 +353,7 @@ class ArchetypeRow:
     typical: tuple[tuple[str, int, str, float], ...]
     lists: int
     share: float
+    names: dict[str, str] = field(default_factory=dict, compare=False)
 
     @property
     def race(self) -> str:
@@ -321,10 +361,22 @@ class ArchetypeRow:
         return self.races[0] if self.races else ""
 
 
+def _name_field() -> str:
+    """The Card column of a card's name in the active language."""
+    return "name_en" if current_language() == "en" else "name"
+
+
 def _card_names(codes) -> dict[str, str]:
-    english = is_english()
+    return _card_names_in(codes)[current_language()]
+
+
+def _card_names_in(codes) -> dict[str, dict[str, str]]:
+    """The cards' names in each of the site's languages: {"hu": {code: name}, "en": ...}."""
     rows = Card.objects.filter(code__in=set(codes)).values_list("code", "name", "name_en")
-    return {code: (name_en if english else name) for code, name, name_en in rows}
+    return {
+        "hu": {code: name for code, name, _en in rows},
+        "en": {code: name_en for code, _name, name_en in rows},
+    }
 
 
 def races_label(races: tuple[str, ...]) -> str:
@@ -352,19 +404,31 @@ def _rows(archetypes: list[Archetype], share) -> list[ArchetypeRow]:
     codes = [c for a in archetypes for c in a.signature] + [
         row[0] for a in archetypes for row in a.typical
     ]
-    names = _card_names(codes)
+    names = _card_names_in(codes)
+    active = current_language()
     pairs = {a.pk: _pair(a.races) for a in archetypes}
+    named = {language: _names(archetypes, pairs, names, language) for language in names}
     return [
         ArchetypeRow(
             id=a.pk,
             races=pairs[a.pk],
-            name=archetype_name(pairs[a.pk], a.signature, a.other, names),
-            typical=tuple((c, n, names.get(c, c), f) for c, n, f in a.typical),
+            name=named[active][a.pk],
+            typical=tuple((c, n, names[active].get(c, c), f) for c, n, f in a.typical),
             lists=a.lists,
             share=share(a),
+            names={language: named[language][a.pk] for language in named},
         )
         for a in archetypes
     ]
+
+
+def _names(archetypes, pairs, names, language: str) -> dict[int, str]:
+    """Each archetype's name in `language` (its race names and words are translated)."""
+    with translation.override(language):
+        return {
+            a.pk: archetype_name(pairs[a.pk], a.signature, a.other, names[language])
+            for a in archetypes
+        }
 
 
 def archetypes() -> list[ArchetypeRow]:
@@ -388,32 +452,41 @@ ARCHETYPES_SHOWN = 12  # the metagame's archetypes: the most played of the perio
 MATRIX_ARCHETYPES = 8  # the archetype matchup matrix: the most played in the period's games
 
 
-def archetype_shares(period: Period) -> list[ArchetypeRow]:
+def archetypes_by_id() -> dict[int, ArchetypeRow]:
+    """Every archetype by its id (their names in one read of the cards): the metagame's
+    shares and matrix each take theirs from one read a page (metagame view: `known`)."""
+    return {row.id: row for row in archetypes()}
+
+
+def archetype_shares(period: Period, known=archetypes_by_id) -> list[ArchetypeRow]:
     """The archetypes of the period's finished events' lists, weighted by the events'
-    players, most played first."""
-    fractions, counts = _weighted(period, "archetype")
-    found = Archetype.objects.filter(pk__in=[pk for pk in fractions if pk is not None])
-    rows = _rows(list(found), lambda a: fractions.get(a.pk, 0.0))
+    players, most played first. `known`: the archetypes by id (read when called)."""
+    fractions, _counts = _weighted(period, "archetype")
+    found = known() if any(pk is not None for pk in fractions) else {}
+    rows = [replace(row, share=fractions[pk]) for pk, row in found.items() if pk in fractions]
     return sorted(rows, key=lambda row: (-row.share, row.name))[:ARCHETYPES_SHOWN]
 
 
-def archetype_matrix(period: Period) -> tuple[list[ArchetypeRow], list[tuple]]:
+def archetype_matrix(
+    period: Period, known=archetypes_by_id
+) -> tuple[list[ArchetypeRow], list[tuple]]:
     """The most played archetypes in the period's games (MATRIX_ARCHETYPES) and, row by
-    row, each one's record against each."""
+    row, each one's record against each: one read of the period's games by archetype and
+    opponent, each archetype's games their sum."""
     tallies = ArchetypeMatchupTally.objects.filter(
         month__gte=period.start, month__lte=period.end, bots=period.bots
-    )
-    played = dict(
-        tallies.values("archetype").annotate(n=Sum("games")).values_list("archetype", "n")
-    )
+    ).order_by()
+    grouped = tallies.values_list("archetype", "opponent")
+    totals = list(grouped.annotate(games=Sum("games"), wins=Sum("wins")))
+    played: Counter = Counter()
+    for archetype, _opponent, games, _wins in totals:
+        played[archetype] += games
     top = [pk for pk, _n in sorted(played.items(), key=lambda kv: (-kv[1], kv[0]))]
     top = top[:MATRIX_ARCHETYPES]
-    among = tallies.filter(archetype__in=top, opponent__in=top).values("archetype", "opponent")
-    totals = among.annotate(games=Sum("games"), wins=Sum("wins"))
-    rates = {(t["archetype"], t["opponent"]): Rate(t["wins"], t["games"]) for t in totals}
-    found = {a.pk: a for a in Archetype.objects.filter(pk__in=top)}
+    rates = {(a, b): Rate(wins, games) for a, b, games, wins in totals if a in top and b in top}
+    found = known() if top else {}
     total = sum(played.values())
-    rows = _rows([found[pk] for pk in top if pk in found], lambda a: played[a.pk] / total)
+    rows = [replace(found[pk], share=played[pk] / total) for pk in top if pk in found]
     matrix = [
         (a, [Cell(str(a.id), str(b.id), rates.get((a.id, b.id), Rate(0, 0))) for b in rows])
         for a in rows
@@ -435,26 +508,37 @@ def lab_figure(card: Card, user) -> dict | None:
     """The deck lab's simulated win rate of the decks with this card, summed over the
     finished runs of the decks this person may see (their newest run a deck): None when
     no such run exists. Bots against the reference colonies, not people: shown beside
-    the real figures, never mixed with them."""
-    runs = visible_runs(user).filter(status=LabRun.DONE).order_by("deck_id", "-finished", "-pk")
-    wins = games = decks = 0
-    seen = set()
-    for run in runs.prefetch_related("chunks"):
-        if run.deck_id in seen or card.code not in {code for code, _n in run.colony}:
-            continue
-        seen.add(run.deck_id)
-        decks += 1
-        for chunk in run.chunks.all():
-            wins += chunk.play_wins + chunk.draw_wins
-            games += chunk.play_games + chunk.draw_games
-    if not decks:
+    the real figures, never mixed with them.
+
+    "Newest" is the run started last (a deck's newest version), not the one that finished
+    last: another player's long run of an older version may finish after it. One query,
+    whatever the number of runs: the sums come from the database, no run or chunk is read."""
+    with_card = _runs_with_card(LabRun.objects.filter(status=LabRun.DONE), card.code)
+    newer = with_card.filter(deck=OuterRef("deck")).filter(
+        Q(created__gt=OuterRef("created")) | Q(created=OuterRef("created"), pk__gt=OuterRef("pk"))
+    )
+    newest = _runs_with_card(visible_runs(user).filter(status=LabRun.DONE), card.code)
+    found = newest.filter(~Exists(newer)).aggregate(
+        decks=Count("id", distinct=True),
+        wins=Sum(F("chunks__play_wins") + F("chunks__draw_wins")),
+        games=Sum(F("chunks__play_games") + F("chunks__draw_games")),
+    )
+    if not found["decks"]:
         return None
-    return {"rate": Rate(wins, games), "decks": decks}
+    return {"rate": Rate(found["wins"] or 0, found["games"] or 0), "decks": found["decks"]}
 
 
-def trend_chart(period: Period) -> LineChart:
+def _runs_with_card(runs, code: str):
+    """The runs whose frozen colony ([[code, count], ...]) plays the card: its code as a
+    JSON string in the colony's text (the closing quote: no longer code matches), which
+    SQLite and PostgreSQL read alike (a JSON containment lookup is PostgreSQL's only)."""
+    colony = Cast("colony", TextField())
+    return runs.annotate(colony_text=colony).filter(colony_text__contains=f'"{code}"')
+
+
+def trend_chart(period: Period, rows: list[tuple] | None = None) -> LineChart:
     """Each race's share of the colonies played, month by month, as a line chart."""
-    trend = online_trend(period)
+    trend = online_trend(period, rows)
     races = sorted({row.race for _month, rows in trend for row in rows})
     series = {  # a month without games is no point of any line (not a fall to 0 %)
         race: [
@@ -470,9 +554,10 @@ def trend_chart(period: Period) -> LineChart:
 def event_report(event: Tournament) -> dict:
     """A finished event's stored report, read for its page: shares by race and by
     archetype with their conversion to the top four, the winning list with its cards'
-    names. An event finished before reports were kept gets its report stored now."""
-    stored = EventReport.objects.filter(tournament=event).first() or store_event_report(event)
-    data = stored.data
+    names. A page only reads: an event finished before reports were kept (none stored
+    yet) gets its report computed for the page and not saved; `rebuild_stats` stores it."""
+    stored = EventReport.objects.filter(tournament=event).values_list("data", flat=True).first()
+    data = stored if stored is not None else event_report_data(event)
     lists = data["lists"] or 1
     races = [Conversion(Share(race, n / lists, n), top) for race, n, top in data["races"]]
     described = [row["archetype"] for row in data["archetypes"] if row["archetype"]]

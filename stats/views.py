@@ -1,6 +1,6 @@
 """The statistics pages: short views over selectors.py (which read stored figures)."""
 
-from functools import partial
+from functools import cache, partial
 
 from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404, render
@@ -18,19 +18,21 @@ from .figures import MIN_SAMPLE
 
 def metagame(request):
     period = selectors.period_from(request.GET, timezone.localdate())
-    races, matrix = selectors.matchup_matrix(period)
+    online = selectors.online_rows(period)  # one read: the matrix and the trend sum it
+    known = cache(selectors.archetypes_by_id)  # one read (if any) for the two sections below
+    races, matrix = selectors.matchup_matrix(period, online)
     return render(
         request,
         "stats/metagame.html",
         {
             "period": period,
             "online": races,
-            "trend": selectors.trend_chart(period),
+            "trend": selectors.trend_chart(period, online),
             "events": selectors.tournament_shares(period),
             # read only when the page's cache of them misses (metagame.html's {% cache %}):
             # the template calls a callable when it first needs its value
-            "archetypes": partial(selectors.archetype_shares, period),
-            "archetype_matchups": partial(selectors.archetype_matrix, period),
+            "archetypes": partial(selectors.archetype_shares, period, known),
+            "archetype_matchups": partial(selectors.archetype_matrix, period, known),
             "generation": selectors.archetype_generation(),
             "matrix": matrix,
             "min_sample": MIN_SAMPLE,
@@ -55,7 +57,8 @@ def card(request, code):
 
 
 def deck(request, pk):
-    deck = get_object_or_404(visible_decks(request.user), pk=pk)
+    # the page shows no card and no version: none of the deck's prefetched lists is read
+    deck = get_object_or_404(visible_decks(request.user).prefetch_related(None), pk=pk)
     bots = request.GET.get("bots") == "1"
     records = selectors.deck_records(deck, bots)
     sections = [

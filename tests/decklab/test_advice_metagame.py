@@ -17,13 +17,15 @@ from engine.deck import RULESETS
 
 def rows():
     """Archetypes shaped as stats.selectors.archetypes' rows: the reference colonies as
-    typical lists, named in the active language, and one whose list is too short."""
+    typical lists, named in the active language and in both, and one whose list is too
+    short."""
     hungarian = translation.get_language() == "hu"
     found = [
         types.SimpleNamespace(
             id=10 + k,
             races=tuple(ref["races"][:2]),
             name=f"{'Archetípus' if hungarian else 'Archetype'} {k}",
+            names={"hu": f"Archetípus {k}", "en": f"Archetype {k}"},
             typical=tuple((code, n, code, 1.0 - k / 100) for code, n in ref["cards"]),
             lists=100 - k,
         )
