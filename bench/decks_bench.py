@@ -41,7 +41,8 @@ DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/kgk"
 sys.path.insert(0, str(ROOT))
 
 warnings.filterwarnings("ignore", message="No directory at")  # staticfiles/ before collectstatic
-GOALS = {"check": 20_000, "api": 30.0, "page": 150.0}  # decks/s; p95 ms; p95 ms
+# decks/s; p95 ms; p95 ms (the deck page: issue 40 on the reference machine); p95 ms
+GOALS = {"check": 20_000, "api": 30.0, "page": 15.0, "builder": 150.0}
 
 
 # ----------------------------------------------------------------------------- decks
@@ -433,10 +434,10 @@ def main() -> None:
             )
         builder = bench_builder(args.runs, args.requests, args.warmup, args.gc_freeze, args.lang)
         results["builder"] = builder
-        verdict = "met" if builder["p95"] <= GOALS["page"] else "MISSED"
+        verdict = "met" if builder["p95"] <= GOALS["builder"] else "MISSED"
         lines.append(
             f"(3) builder page with charts: p50 {builder['p50']:.2f} ms  p95 {builder['p95']:.2f} ms "
-            f"({builder['queries']} queries) goal p95 <= {GOALS['page']:g} ms: {verdict}"
+            f"({builder['queries']} queries) goal p95 <= {GOALS['builder']:g} ms: {verdict}"
         )
         if args.profile:
             report = profile_page(args.lang)

@@ -18,16 +18,20 @@ def facet_counts(queryset, field: str) -> dict[str, int]:
 
 
 def related_cards(card: Card, limit: int = 6):
-    """Same race and subtype first, then cards sharing a keyword."""
-    keyword_ids = list(card.keywords.values_list("id", flat=True))
+    """Same race and subtype first, then cards sharing a keyword.
+
+    The keyword holders are a subquery, not a join: a join repeats a card once per shared
+    keyword and needed a DISTINCT over every column of the row. Only the card faces show
+    these cards, and a face reads neither the keywords nor the edition: no prefetch, no
+    join. `card.keywords.all()` is read as the caller loaded it (prefetched on the page)."""
     similar = Q(race=card.race, subtype=card.subtype)
+    keyword_ids = [keyword.id for keyword in card.keywords.all()]
     if keyword_ids:
-        similar |= Q(keywords__in=keyword_ids)
+        holders = Card.keywords.through.objects.filter(keyword_id__in=keyword_ids)
+        similar |= Q(id__in=holders.values("card_id"))
     return (
-        Card.objects.with_related()
-        .filter(similar)
+        Card.objects.filter(similar)
         .exclude(pk=card.pk)
-        .distinct()
         .order_by("subtype", "credit_cost", "code")[:limit]
     )
 

@@ -14,14 +14,15 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.db.models import Count
+from django.db.models import Count, OuterRef, Prefetch, Subquery
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from cardgame.language import current_language
 from cardgame.params import BadNumber, whole_number
-from cards_data.definitions import card_dicts
+from cards_data.definitions import card_dicts, card_dicts_of
 from cards_data.models import Card
 from engine import catalog
 from engine.deck import DECK_SIZE
@@ -29,7 +30,7 @@ from engine.deck import DECK_SIZE
 from . import services
 from .boosters import open_booster
 from .forms import CollectionForm, CompareForm, ImportForm, detect_format
-from .models import CollectionEntry, Deck
+from .models import CollectionEntry, Deck, DeckCard, DeckVersion
 from .presentation import (
     card_sort_key,
     deck_statistics,
@@ -156,34 +157,62 @@ def deck_list(request):
 # --------------------------------------------------------------------------- deck detail
 
 
+def detail_deck_or_404(user, pk) -> Deck:
+    """The deck for its page in two queries: the deck with its owner and the number of its
+    latest version, then its entries with their cards. (visible_decks also prefetches every
+    version, card lists and all, which this page would read only for the highest number.)"""
+    latest = DeckVersion.objects.filter(deck=OuterRef("pk")).order_by("-number").values("number")
+    decks = (
+        visible_decks(user)
+        .prefetch_related(None)
+        .prefetch_related(Prefetch("entries", queryset=DeckCard.objects.select_related("card")))
+        .annotate(latest_number=Subquery(latest[:1]))
+    )
+    return get_object_or_404(decks, pk=pk)
+
+
+def odds_rows(cards: dict[str, Card], entries: list[tuple[str, int]], total: int) -> list[dict]:
+    """The draw-odds table (R 10.4/10.5), most copies first. A deck holds a handful of
+    different counts: the odds are computed once per count, and their percentages formatted
+    here once per count rather than by a template filter on every row."""
+    by_count = {}
+    for count in {count for _, count in entries}:
+        chance = odds(count, total)
+        if chance:
+            chance["opening_text"] = floatformat(chance["opening"], 1)
+            chance["mulligan_text"] = floatformat(chance["mulligan"], 1)
+        by_count[count] = chance
+    ordered = sorted(entries, key=lambda e: (-e[1], card_sort_key(cards[e[0]])))
+    return [
+        {"card": cards[code], "count": count, "odds": by_count[count]} for code, count in ordered
+    ]
+
+
 @require_http_methods(["GET", "HEAD"])
 def deck_detail(request, pk):
-    deck = visible_deck_or_404(request.user, pk)
-    entries = deck_entries(deck)
-    cards = {entry.card.code: entry.card for entry in deck.entries.all()}
-    dicts = card_dicts(code for code, _ in entries)
-    card_entries = [(dicts[code], count) for code, count in entries if code in dicts]
+    deck = detail_deck_or_404(request.user, pk)
+    rows = [(entry.card, entry.count) for entry in deck.entries.all()]
+    entries = [(card.code, count) for card, count in rows]
+    cards = {card.code: card for card, _ in rows}
+    dicts = card_dicts_of(cards.values())
+    card_entries = [(dicts[code], count) for code, count in entries]
     total = sum(count for _, count in entries)
     problems = services.validate_entries(entries, deck.ruleset, dicts)
-    card_odds = [
-        {"card": cards[code], "count": count, "odds": odds(count, total)}
-        for code, count in sorted(entries, key=lambda e: (-e[1], card_sort_key(cards[e[0]])))
-    ]
     match = request.GET.get("match", "").strip()
     seed = _seed(request.GET.get("hand"))
     context = {
         "deck": deck,
         "is_owner": request.user.is_authenticated and deck.owner_id == request.user.id,
-        "version": version_number(deck),
+        "version": deck.latest_number or 0,
         "total": total,
         "deck_size": DECK_SIZE,
-        "groups": grouped_entries([(cards[code], count) for code, count in entries]),
+        "groups": grouped_entries(rows),
         "problems": problems,
         "legal": not problems,
         "ruleset_label": ruleset_label(deck.ruleset),
         "races": race_chips(deck.race_list),
         "stats": deck_statistics(card_entries),
-        "card_odds": card_odds,
+        "card_odds": odds_rows(cards, entries, total),
         "match": query_odds(match, entries, total) if match else None,
         "match_query": match,
         "hand": opening_hand(card_entries, seed, cards) if seed else None,
