@@ -8,6 +8,8 @@ client threads, each with its own keep-alive-less HTTP requests, send for `--sec
 Per endpoint: requests, errors (any status but 200), throughput, p50 / p95. `--runs` runs;
 the medians of the runs are printed as a Markdown table for bench/RESULTS.md. `--port`
 sets the server's port (default: a free one); the rate limits are lifted (benchdb).
+`--built-answers` has the server build every search answer instead of giving a repeated
+query's kept one again (cards_data/answers.py): the 36 queries repeat, a real site's less.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/kgk .venv/bin/python bench/load_concurrency.py
 """
@@ -105,12 +107,19 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--db", default="kgk_load")
     parser.add_argument("--port", type=int, help="the server's port (default: a free one)")
+    parser.add_argument(
+        "--built-answers",
+        action="store_true",
+        help="the server builds every search answer (KGK_KEEP_SEARCH_ANSWERS=false); by "
+        "default it gives a repeated query's kept answer again (cards_data/answers.py)",
+    )
     args = parser.parse_args()
     url = bench_url(
         os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/kgk"), args.db
     )
     recreate_database(url)
-    env = site_env(url, DATABASE_POOL="1", **BENCH_RATES)
+    keep = "false" if args.built_answers else "true"
+    env = site_env(url, DATABASE_POOL="1", KGK_KEEP_SEARCH_ANSWERS=keep, **BENCH_RATES)
     prepare(env, ["load"], migrate=True)
     runs = []
     with (

@@ -258,6 +258,11 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# A web process keeps each card search's JSON answer per catalogue stamp and gives it again
+# (cards_data/answers.py). KGK_KEEP_SEARCH_ANSWERS=false builds every answer (the benches
+# measure both).
+KEEP_SEARCH_ANSWERS = env_bool("KGK_KEEP_SEARCH_ANSWERS", True)
+
 # Tests only (tests/conftest.py sets it, and the site and worker processes the tests start
 # inherit it): a fast hash. PBKDF2's million rounds were three quarters of the test run's
 # time (py-spy on CI's SQLite pass), for users that exist for a minute.

@@ -14,6 +14,7 @@ request's language and are built every time.
 
 import threading
 
+from django.conf import settings
 from rest_framework.response import Response
 
 from .stamp import request_stamp
@@ -55,12 +56,14 @@ def key_of(request) -> tuple:
 
 
 def kept(key: tuple) -> bytes | None:
-    """The answer's JSON kept under `key`, or None."""
-    return _answers.get(key)
+    """The answer's JSON kept under `key`, or None (always, with KEEP_SEARCH_ANSWERS off)."""
+    return _answers.get(key) if settings.KEEP_SEARCH_ANSWERS else None
 
 
 def keep(key: tuple, body: bytes) -> None:
     global _size
+    if not settings.KEEP_SEARCH_ANSWERS:
+        return
     with _lock:
         if _size + len(body) > MAX_BYTES:
             _answers.clear()

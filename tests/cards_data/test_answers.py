@@ -89,3 +89,13 @@ def test_a_kept_answer_is_the_same_bytes_and_headers(client, catalogue):
     for name in ("Content-Type", "ETag", "Cache-Control", "Vary", "Allow"):
         assert first.get(name) == kept.get(name) == again.get(name), name
     assert first["Content-Type"] == "application/json"
+
+
+def test_with_keeping_off_every_answer_is_built(client, catalogue, settings):
+    settings.KEEP_SEARCH_ANSWERS = False
+    first = get(client, {"q": "t:ship r:zarg"})
+    with CaptureQueriesContext(connection) as queries:
+        again = get(client, {"q": "t:ship r:zarg"})
+    assert again == first
+    assert len(queries) == 3  # the stamp, the count and the page
+    assert not answers._answers
