@@ -1,7 +1,9 @@
 """What the database benchmarks share: a throwaway PostgreSQL database, Django set up on
 it, and the nearest-rank percentile they report."""
 
+import gc
 import os
+import statistics
 import sys
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -64,3 +66,42 @@ def percentile(samples: list[float], fraction: float) -> float:
     ordered = sorted(samples)
     rank = max(1, round(fraction * len(ordered) + 0.5 - 1e-9))
     return ordered[min(rank, len(ordered)) - 1]
+
+
+def timed_runs(request, runs: int, requests: int, warmup: int, gc_freeze: bool) -> dict:
+    """`request(number)` -> elapsed ms; p50/p95 per run of `requests`, medians over the runs."""
+    for number in range(warmup):
+        request(number)
+    if gc_freeze:
+        gc.collect()
+        gc.freeze()
+    summaries = []
+    for run in range(runs):
+        samples = [request(number) for number in range(requests)]
+        summary = {
+            "p50": percentile(samples, 0.50),
+            "p95": percentile(samples, 0.95),
+            "max": max(samples),
+        }
+        summaries.append(summary)
+        print(
+            f"  run {run + 1}/{runs}: p50 {summary['p50']:6.2f} ms  p95 {summary['p95']:6.2f} ms  "
+            f"max {summary['max']:6.1f} ms  ({requests} requests)",
+            flush=True,
+        )
+    if gc_freeze:
+        gc.unfreeze()
+    return {
+        "p50": statistics.median(s["p50"] for s in summaries),
+        "p95": statistics.median(s["p95"] for s in summaries),
+        "runs": summaries,
+    }
+
+
+def count_queries(call) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        call()
+    return len(captured.captured_queries)

@@ -23,10 +23,8 @@ and recreated, so dev data is never touched. Options: --runs, --requests, --warm
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
-import statistics
 import sys
 import time
 import warnings
@@ -34,7 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import benchdb
-from benchdb import bench_url, percentile, recreate_database
+from benchdb import bench_url, count_queries, recreate_database, timed_runs
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out"
@@ -54,45 +52,6 @@ CARDS = [
     ("KG1-013", "armament with a bonus"),
     ("KG1-057", "event"),
 ]
-
-
-def timed_runs(request, runs: int, requests: int, warmup: int, gc_freeze: bool) -> dict:
-    """`request(i)` -> elapsed ms; p50/p95 per run of `requests`, medians over the runs."""
-    for number in range(warmup):
-        request(number)
-    if gc_freeze:
-        gc.collect()
-        gc.freeze()
-    summaries = []
-    for run in range(runs):
-        samples = [request(number) for number in range(requests)]
-        summary = {
-            "p50": percentile(samples, 0.50),
-            "p95": percentile(samples, 0.95),
-            "max": max(samples),
-        }
-        summaries.append(summary)
-        print(
-            f"  run {run + 1}/{runs}: p50 {summary['p50']:6.2f} ms  p95 {summary['p95']:6.2f} ms  "
-            f"max {summary['max']:6.1f} ms  ({requests} requests)",
-            flush=True,
-        )
-    if gc_freeze:
-        gc.unfreeze()
-    return {
-        "p50": statistics.median(s["p50"] for s in summaries),
-        "p95": statistics.median(s["p95"] for s in summaries),
-        "runs": summaries,
-    }
-
-
-def count_queries(call) -> int:
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    with CaptureQueriesContext(connection) as captured:
-        call()
-    return len(captured.captured_queries)
 
 
 def bench_page(runs: int, requests: int, warmup: int, gc_freeze: bool, lang: str) -> dict:

@@ -19,7 +19,6 @@ and recreated, so dev data is never touched. Options: --runs, --requests, --seco
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import platform
@@ -32,7 +31,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import benchdb
-from benchdb import bench_url, percentile, recreate_database
+from benchdb import bench_url, count_queries, recreate_database, timed_runs
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out"
@@ -153,39 +152,6 @@ def setup_django(url: str) -> None:
     benchdb.vacuum_analyze()
 
 
-def timed_runs(request, runs: int, requests: int, warmup: int, gc_freeze: bool) -> dict:
-    """`request()` -> elapsed ms; p50/p95 per run of `requests`, medians over the runs."""
-    for _ in range(warmup):
-        request()
-    if gc_freeze:
-        gc.collect()
-        gc.freeze()
-    summaries = []
-    for run in range(runs):
-        samples = [request() for _ in range(requests)]
-        summary = {
-            "p50": percentile(samples, 0.50),
-            "p95": percentile(samples, 0.95),
-            "max": max(samples),
-        }
-        summaries.append(summary)
-        print(
-            f"  run {run + 1}/{runs}: p50 {summary['p50']:6.2f} ms  p95 {summary['p95']:6.2f} ms  "
-            f"max {summary['max']:6.1f} ms  ({requests} requests)",
-            flush=True,
-        )
-    if gc_freeze:
-        gc.unfreeze()
-    return {
-        "p50": statistics.median(s["p50"] for s in summaries),
-        "p95": statistics.median(s["p95"] for s in summaries),
-        "runs": summaries,
-    }
-
-
-# ----------------------------------------------------------------------------- (2) validate API
-
-
 def validate_payloads(count: int = 200) -> list[dict]:
     payloads = []
     for kind, deck in deck_mix(count, seed=7):
@@ -204,7 +170,7 @@ def bench_api(runs: int, requests: int, warmup: int, gc_freeze: bool) -> dict:
     payloads = validate_payloads()
     position = {"i": 0}
 
-    def request() -> float:
+    def request(_number: int = 0) -> float:
         payload = payloads[position["i"] % len(payloads)]
         position["i"] += 1
         started = time.perf_counter()
@@ -273,7 +239,7 @@ def bench_page(runs: int, requests: int, warmup: int, gc_freeze: bool, lang: str
     results = {"deck": {"pk": deck.pk, "cards": 45, "distinct": distinct}}
     for label, params in PAGE_VARIANTS:
 
-        def request(params=params) -> float:
+        def request(_number: int = 0, params=params) -> float:
             started = time.perf_counter()
             response = client.get(url, params)
             elapsed = (time.perf_counter() - started) * 1000
@@ -299,7 +265,7 @@ def bench_builder(runs: int, requests: int, warmup: int, gc_freeze: bool, lang: 
     client.force_login(deck.owner)
     url = f"/{lang}/decks/{deck.pk}/edit/"
 
-    def request() -> float:
+    def request(_number: int = 0) -> float:
         started = time.perf_counter()
         response = client.get(url)
         elapsed = (time.perf_counter() - started) * 1000
@@ -311,15 +277,6 @@ def bench_builder(runs: int, requests: int, warmup: int, gc_freeze: bool, lang: 
     result = timed_runs(request, runs, requests, warmup, gc_freeze)
     result["queries"] = count_queries(lambda: client.get(url))
     return result
-
-
-def count_queries(call) -> int:
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    with CaptureQueriesContext(connection) as captured:
-        call()
-    return len(captured.captured_queries)
 
 
 def profile_page(lang: str) -> str:

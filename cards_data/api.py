@@ -191,20 +191,7 @@ class EditionViewSet(viewsets.ReadOnlyModelViewSet):
 
     @method_decorator(catalogue_read)
     def list(self, request, *args, **kwargs):
-        """A JSON answer kept per catalogue stamp is given again (cards_data/answers.py)."""
-        if not _json(request):
-            return super().list(request, *args, **kwargs)
-        key = answers.key_of(request)
-        body = answers.kept(key)
-        if body is None:
-            response = super().list(request, *args, **kwargs)
-            if response.status_code != 200:
-                return response
-            body = request.accepted_renderer.render(
-                response.data, request.accepted_media_type, self.get_renderer_context()
-            )
-            answers.keep(key, body)
-        return answers.KeptAnswer(body)
+        return super().list(request, *args, **kwargs)
 
     @method_decorator(catalogue_read)
     def retrieve(self, request, *args, **kwargs):
