@@ -12,7 +12,7 @@ nobody's business but their owner's (R 16).
   a player who took the mulligan (R 10.4, R 10.5).
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 OPENING, MULLIGAN = "opening hand", "mulligan"
@@ -28,7 +28,26 @@ class SeenCards:
 def seen_cards(events: Iterable[dict]) -> dict[int, SeenCards]:
     """seat -> the codes it drew and the codes of its opening centre, from the engine's
     event dicts ({"kind", "data", "secret", "to"}) in log order."""
+    return seen_in_draws(_draws(events))
+
+
+def seen_in_draws(draws: Iterable[tuple]) -> dict[int, SeenCards]:
+    """seen_cards from the draws alone: (owner, code, why) of each card moved from its
+    owner's colony to a centre, in log order (the recording reads just these from the
+    database: decoding whole events cost a worker's CPU)."""
     seen: dict[int, SeenCards] = {}
+    for owner, code, why in draws:
+        cards = seen.setdefault(owner, SeenCards())
+        cards.drawn.add(code)
+        if why == MULLIGAN and not cards.mulliganed:  # the new hand replaces the first
+            cards.mulliganed = True
+            cards.opening.clear()
+        if why in (OPENING, MULLIGAN):
+            cards.opening.add(code)
+    return seen
+
+
+def _draws(events: Iterable[dict]) -> Iterator[tuple]:
     for event in events:
         data = event.get("data") or {}
         if event.get("kind") != "move" or data.get("to") != "centre":
@@ -39,12 +58,4 @@ def seen_cards(events: Iterable[dict]) -> dict[int, SeenCards]:
         code = card.get("code") or (event.get("secret") or {}).get("code")
         if code is None or "owner" not in card:
             continue
-        cards = seen.setdefault(card["owner"], SeenCards())
-        cards.drawn.add(code)
-        why = data.get("why")
-        if why == MULLIGAN and not cards.mulliganed:  # the new hand replaces the first
-            cards.mulliganed = True
-            cards.opening.clear()
-        if why in (OPENING, MULLIGAN):
-            cards.opening.add(code)
-    return seen
+        yield card["owner"], code, data.get("why")

@@ -5,12 +5,16 @@ import datetime
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from matches.models import Match
+from decks.services import save_deck
+from matches.models import Match, MatchEvent
 from stats.models import CardTally, MatchupTally, ProcessedGame, SeatResult
 from stats.recording import record_game
+from tournaments.models import OnlineGame, Registration, TableSet, Tournament
 
-from .kit import game
+from .kit import FINISHED, game, move
 
 
 def card_figures():
@@ -128,3 +132,69 @@ def test_workers_counting_the_same_games_at_once_count_each_once(
         ]
     )
     assert [row[-2:] for row in matchup_figures()] == [(3, 1), (3, 2)]
+
+
+def test_a_tournament_game_counts_as_one_R_18(codes, alice, bob):
+    """A rated game of an event played on the site (an OnlineGame) is a tournament game;
+    a casual table, or a rated game of no event, an online one."""
+    cup = Tournament.objects.create(name="cup", date=FINISHED.date(), organiser=alice)
+    a, b = (
+        Registration.objects.create(tournament=cup, player=p, deck_name="x", cards=[])
+        for p in (alice, bob)
+    )
+    table = TableSet.objects.create(tournament=cup, table=1, player_a=a, player_b=b)
+    event_game, casual_event_game, rated = (game(codes, 0, []) for _ in range(3))
+    Match.objects.filter(pk__in=[event_game.pk, rated.pk]).update(casual=False)
+    OnlineGame.objects.create(match=table, number=1, game=event_game)
+    OnlineGame.objects.create(match=table, number=2, game=casual_event_game)
+    for match in (event_game, casual_event_game, rated):
+        assert record_game(match.pk)
+    sources = dict(SeatResult.objects.filter(seat=0).values_list("match", "source"))
+    assert sources == {
+        event_game.pk: SeatResult.TOURNAMENT,
+        casual_event_game.pk: SeatResult.ONLINE,
+        rated.pk: SeatResult.ONLINE,
+    }
+
+
+def test_recording_a_game_takes_a_fixed_number_of_statements(codes, alice, bob):
+    """Issue 38: a worker records every finished game, each statement ~0.3-0.6 ms of its
+    CPU. PostgreSQL: three reads (the seats with their match, the log's draws, the decks'
+    versions) and ONE write; SQLite: the same reads, one insert a table. A change that adds
+    a statement fails here. (SAVEPOINT/RELEASE: the test's own transaction around it.)"""
+    decks = [
+        save_deck(p, name="d", cards=[(codes["a1"], 2), (codes["a2"], 1)]) for p in (alice, bob)
+    ]
+    warm, match = (game(codes, 0, [(0, "a1", "opening hand")], decks=decks) for _ in range(2))
+    assert record_game(warm.pk)  # the catalogue's races, kept by the process
+    postgres = connection.vendor == "postgresql"
+    with CaptureQueriesContext(connection) as queries:
+        assert record_game(match.pk)
+    statements = [q["sql"].split()[0].upper() for q in queries.captured_queries]
+    reads, writes = ["SELECT"] * 3, ["WITH"] if postgres else ["INSERT"] * 4
+    assert statements == [*reads, "SAVEPOINT", *writes, "RELEASE"]
+    assert SeatResult.objects.get(match=match, seat=0).deck_version == 1
+
+
+def test_only_cards_from_a_colony_to_a_centre_count_as_drawn_face_up_or_not_R_16(codes):
+    """The recording reads four keys of the log's moves (not whole events): a face-up
+    card's own code counts as a face-down one's secret code does; a card reaching a
+    centre from elsewhere, or leaving for elsewhere, is not drawn (gamelog.seen_cards)."""
+    match = game(codes, 0, [(0, "a1", "opening hand")])
+    log = [
+        move(0, codes["a2"], "search", hidden=False),
+        move(1, codes["b1"], "destroyed", origin="surface", to="wasteland", hidden=False),
+        move(1, codes["b1"], "returned", origin="wasteland"),
+        {"kind": "credits", "data": {"player": 0, "change": 1}, "secret": None, "to": []},
+    ]
+    for seq, data in enumerate(log, start=2):
+        MatchEvent.objects.create(match=match, seq=seq, version=seq, data=data)
+    assert record_game(match.pk)
+    a1, a2, b1 = codes["a1"], codes["a2"], codes["b1"]
+    assert card_figures() == sorted(
+        [
+            (a1, False, 2, 1, 1, 1, 1, 1),  # seat 0's opening hand; seat 1's a1 never drawn
+            (a2, False, 1, 1, 1, 1, 0, 0),  # searched, face up
+            (b1, False, 1, 0, 0, 0, 0, 0),  # destroyed and returned: never from the colony
+        ]
+    )
