@@ -33,7 +33,7 @@ from . import answers, stamp
 from .filters import CardFilter, ShapeCachedFilterBackend
 from .models import Card, Edition
 from .pagination import CardPagination
-from .serializers import CardSerializer, EditionSerializer, with_keyword_slugs
+from .serializers import ROW_FIELDS, CardSerializer, EditionSerializer, with_keyword_slugs
 
 
 def _validators(response, etag, last_modified=None):
@@ -127,6 +127,11 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     @method_decorator(catalogue_read)
     def retrieve(self, request, *args, **kwargs):
         return super().retrieve(request, *args, **kwargs)
+
+    def filter_queryset(self, queryset):
+        """A list's page is read as values, not model instances (serializers.ROW_FIELDS)."""
+        queryset = super().filter_queryset(queryset)
+        return queryset.values(*ROW_FIELDS) if self.action == "list" else queryset
 
 
 def _named(table, fields_of=None):

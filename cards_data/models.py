@@ -60,6 +60,17 @@ class CardQuerySet(models.QuerySet):
         return self.select_related("edition").prefetch_related("keywords")
 
 
+def bonus_pairs(speed, firepower, armour, bombardment) -> list[tuple[str, int]]:
+    """The printed stat bonuses that are there, as (stat, value) in the stats' order."""
+    pairs = [
+        ("speed", speed),
+        ("firepower", firepower),
+        ("armour", armour),
+        ("bombardment", bombardment),
+    ]
+    return [(stat, value) for stat, value in pairs if value]
+
+
 class Card(models.Model):
     code = models.CharField(_("code"), max_length=16, unique=True)
     name = models.CharField(_("Hungarian name"), max_length=120, db_index=True)
@@ -189,13 +200,9 @@ class Card(models.Model):
 
     @property
     def bonuses(self):
-        pairs = [
-            ("speed", self.bonus_speed),
-            ("firepower", self.bonus_firepower),
-            ("armour", self.bonus_armour),
-            ("bombardment", self.bonus_bombardment),
-        ]
-        return [(stat, value) for stat, value in pairs if value]
+        return bonus_pairs(
+            self.bonus_speed, self.bonus_firepower, self.bonus_armour, self.bonus_bombardment
+        )
 
 
 class CatalogueStamp(models.Model):

@@ -39,6 +39,20 @@ def test_every_card_reads_as_drfs_own_field_walk_writes_it(catalogue):
         assert list(written.items()) == list(walked.items()), card.code
 
 
+def test_every_card_reads_the_same_from_a_values_row(catalogue):
+    """The card list reads values, not instances (issue 40): row_representation writes
+    every card as the instance path does, key for key, in order, keywords included."""
+    from cards_data.serializers import ROW_FIELDS, with_keyword_slugs
+
+    serializer = CardSerializer()
+    by_code = {card.code: card for card in Card.objects.with_related()}
+    rows = with_keyword_slugs(Card.objects.all()).values(*ROW_FIELDS)
+    assert len(rows) == len(by_code)
+    for row in rows:
+        from_instance = serializer.to_representation(by_code[row["code"]])
+        assert list(serializer.to_representation(row).items()) == list(from_instance.items())
+
+
 def fresh_page(params, page=1, size=50):
     """The codes and count a FilterSet built just now gives for `params`."""
     data = QueryDict(urlencode(params, doseq=True))  # as the request's query string reads
