@@ -32,7 +32,7 @@ def read(request):
     """Mark one notification read (`id`) or all of them."""
     raw = request.POST.get("id")
     try:
-        one = record_id(raw, "id") if raw else None
+        one = record_id(raw, "id") if raw is not None else None  # "" is not "all"
     except BadNumber:  # "x1", "²" (a digit to isdigit(), not to int()), an overlong number
         return render(request, "notifications/bad_request.html", status=400)
     services.mark_read(request.user, one)

@@ -53,16 +53,15 @@ def check_url(url: str) -> str:
         raise WebhookRefused(
             _("The webhook URL is too long (at most %(n)s characters).") % {"n": MAX_URL}
         )
-    parts = urlsplit(url)
+    refused = WebhookRefused(_("Give the webhook's full address, starting with https://."))
+    try:
+        parts = urlsplit(url)  # ValueError: an unclosed "[" of an IPv6 address
+        port = parts.port or 443  # ValueError: a port past 65535, refused only when asked
+    except ValueError:
+        raise refused from None
     schemes = ("https", "http") if allow_private() else ("https",)
     if parts.scheme not in schemes or not parts.hostname:
-        raise WebhookRefused(_("Give the webhook's full address, starting with https://."))
-    try:
-        port = parts.port or 443
-    except ValueError:  # a port past 65535: urlsplit refuses it only when asked
-        raise WebhookRefused(
-            _("Give the webhook's full address, starting with https://.")
-        ) from None
+        raise refused
     if not allow_private():
         for address in _addresses(parts.hostname, port):
             if not address.is_global:

@@ -77,6 +77,8 @@ def record_game(match_id: int) -> bool:
             with transaction.atomic():
                 ProcessedGame.objects.create(match_id=match_id, counted=False)
     except IntegrityError:  # counted already: the whole transaction, figures too, undone
+        if not ProcessedGame.objects.filter(match_id=match_id).exists():
+            raise  # another constraint: the game is not counted, and that must be seen
         return False
     return True
 

@@ -57,6 +57,7 @@ def test_saving_the_matrix_and_the_language(anna_client, anna):
         ("https://[::1]/hook", "not on the public internet"),
         ("hook", "starting with https://"),
         ("https://example.org:99999/hook", "starting with https://"),  # a port past 65535
+        ("https://[::1/hook", "starting with https://"),  # urlsplit: "Invalid IPv6 URL"
     ],
 )
 def test_a_webhook_url_the_server_must_not_post_to_is_refused(anna_client, anna, url, words):
@@ -146,7 +147,7 @@ def test_someone_elses_notification_is_a_404(anna_client, ben):
     ring(ben)
     note = Notification.objects.get(user=ben)
     assert anna_client.get(f"/en/notifications/{note.pk}/go/").status_code == 404
-    for bad in ("x1", "²", "9" * 30):  # "²" passes isdigit() and fails int()
+    for bad in ("x1", "²", "9" * 30, ""):  # "²" passes isdigit(); "" is not "mark all"
         assert anna_client.post("/en/notifications/read/", {"id": bad}).status_code == 400
     note.refresh_from_db()
     assert note.read_at is None

@@ -198,3 +198,22 @@ def test_only_cards_from_a_colony_to_a_centre_count_as_drawn_face_up_or_not_R_16
             (b1, False, 1, 0, 0, 0, 0, 0),  # destroyed and returned: never from the colony
         ]
     )
+
+
+def test_a_write_refused_by_another_constraint_is_raised_not_taken_for_counted(
+    three_games, monkeypatch
+):
+    """Only the processed row's unique key means "counted already"; any other refusal (a
+    deck deleted between the read and the write, say) leaves the game uncounted and must
+    not pass for a duplicate."""
+    from django.db import IntegrityError
+
+    from stats import recording
+
+    def refused(*_args, **_kwargs):
+        raise IntegrityError("a foreign key")
+
+    monkeypatch.setattr(recording, "_write", refused)
+    with pytest.raises(IntegrityError):
+        record_game(three_games[0].pk)
+    assert not ProcessedGame.objects.exists()
