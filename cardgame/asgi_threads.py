@@ -57,10 +57,6 @@ class ReusedThreadsASGIHandler(ASGIHandler):
         """The chain in sync mode, always: it runs in the request's thread (see above)."""
         super().load_middleware(is_async=False)
 
-    async def get_response_async(self, request):
-        """The middleware chain and the view, in the request's thread, in one hand-off."""
-        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
-
     async def handle(self, scope, receive, send):
         """Django's ASGIHandler.handle with the request's synchronous work in one hand-off."""
         try:
@@ -70,9 +66,11 @@ class ReusedThreadsASGIHandler(ASGIHandler):
         set_script_prefix(get_script_prefix(scope))
         try:
             response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
-            await self.send_response(response, send)
-            if response.streaming:  # its file or iterator was read by the send: close it now
-                await sync_to_async(response.close, thread_sensitive=True)()
+            try:
+                await self.send_response(response, send)
+            finally:  # even when the send fails: request_finished closes the thread's connection
+                if response.streaming:  # its file or iterator was read by the send
+                    await sync_to_async(response.close, thread_sensitive=True)()
         finally:
             body_file.close()
 

@@ -36,4 +36,6 @@ def freeze_after_warmup(count: int = FREEZE_AFTER) -> None:
         gc.collect()
         gc.freeze()
 
+    # a second call re-arms with its own count (a dispatch_uid already connected is ignored)
+    request_finished.disconnect(dispatch_uid=__name__)
     request_finished.connect(finished, weak=False, dispatch_uid=__name__)
